@@ -1,0 +1,209 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+} from "drizzle-orm/pg-core";
+
+/** Timestamps are milliseconds since the epoch, as the API shows them. */
+const ms = (name: string) => bigint(name, { mode: "number" });
+const createdAt = () => ms("created_at").notNull();
+
+export interface ProfileRow {
+  name: string;
+  width: number;
+  height: number;
+  bitrate: number;
+  fps: number;
+}
+export interface TargetRefRow {
+  id: string;
+  profile: string;
+  videoOnly?: boolean;
+}
+
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  name: text("name"),
+  passwordHash: text("password_hash"),
+  createdAt: createdAt(),
+});
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** sha256 of the key: keys carry 192 random bits, so a fast hash is enough. */
+    tokenHash: text("token_hash").notNull().unique(),
+    /** The first characters of the key, shown in lists to tell keys apart. */
+    prefix: text("prefix").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ms("last_used_at"),
+  },
+  (t) => [index("api_keys_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** Live-ingest counters shared by streams and sessions. */
+const segmentCounters = () => ({
+  sourceSegments: integer("source_segments").notNull().default(0),
+  transcodedSegments: integer("transcoded_segments").notNull().default(0),
+  sourceSegmentsDuration: doublePrecision("source_segments_duration").notNull().default(0),
+  transcodedSegmentsDuration: doublePrecision("transcoded_segments_duration").notNull().default(0),
+});
+
+export const streams = pgTable(
+  "streams",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    streamKey: text("stream_key").notNull().unique(),
+    playbackId: text("playback_id").notNull().unique(),
+    profiles: jsonb("profiles").$type<ProfileRow[]>().notNull().default(sql`'[]'::jsonb`),
+    record: boolean("record").notNull().default(false),
+    suspended: boolean("suspended").notNull().default(false),
+    isActive: boolean("is_active").notNull().default(false),
+    lastSeen: ms("last_seen"),
+    multistreamTargets: jsonb("multistream_targets").$type<TargetRefRow[]>().notNull().default(sql`'[]'::jsonb`),
+    ...segmentCounters(),
+    createdAt: createdAt(),
+    /** Deleted streams stay for their sessions' recordings, hidden from the API. */
+    deletedAt: ms("deleted_at"),
+  },
+  (t) => [index("streams_user_idx").on(t.userId, t.createdAt, t.id)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    parentId: text("parent_id").notNull().references(() => streams.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    record: boolean("record").notNull(),
+    profiles: jsonb("profiles").$type<ProfileRow[]>().notNull().default(sql`'[]'::jsonb`),
+    isActive: boolean("is_active").notNull().default(false),
+    lastSeen: ms("last_seen"),
+    ...segmentCounters(),
+    recordingStatus: text("recording_status"),
+    recordingUrl: text("recording_url"),
+    mp4Url: text("mp4_url"),
+    assetId: text("asset_id"),
+    createdAt: createdAt(),
+    endedAt: ms("ended_at"),
+  },
+  (t) => [
+    index("sessions_user_idx").on(t.userId, t.createdAt, t.id),
+    index("sessions_parent_idx").on(t.parentId, t.createdAt, t.id),
+  ],
+);
+
+export const multistreamTargets = pgTable(
+  "multistream_targets",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    url: text("url").notNull(),
+    disabled: boolean("disabled").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("targets_user_idx").on(t.userId, t.createdAt, t.id)],
+);
+
+export interface WebhookFailureRow {
+  timestamp: number;
+  statusCode?: number;
+  error?: string;
+  response?: string;
+}
+
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    url: text("url").notNull(),
+    events: text("events").array().notNull(),
+    sharedSecret: text("shared_secret").notNull(),
+    createdAt: createdAt(),
+    lastTriggeredAt: ms("last_triggered_at"),
+    lastFailure: jsonb("last_failure").$type<WebhookFailureRow>(),
+  },
+  (t) => [index("webhooks_user_idx").on(t.userId, t.createdAt, t.id)],
+);
+
+/** One row per delivery attempt, so users can see every try. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    webhookId: text("webhook_id").notNull().references(() => webhooks.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull(),
+    eventId: text("event_id").notNull(),
+    event: text("event").notNull(),
+    url: text("url").notNull(),
+    requestHeaders: jsonb("request_headers").$type<Record<string, string>>().notNull(),
+    requestBody: text("request_body").notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    durationMs: real("duration_ms").notNull(),
+    success: boolean("success").notNull(),
+    error: text("error"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("deliveries_webhook_idx").on(t.webhookId, t.createdAt, t.id)],
+);
+
+export const assets = pgTable(
+  "assets",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    playbackId: text("playback_id").notNull().unique(),
+    phase: text("phase").notNull(),
+    progress: real("progress"),
+    errorMessage: text("error_message"),
+    updatedAt: ms("updated_at").notNull(),
+    size: bigint("size", { mode: "number" }),
+    hash: jsonb("hash").$type<{ hash: string; algorithm: string }[]>(),
+    videoSpec: jsonb("video_spec").$type<Record<string, unknown>>(),
+    source: jsonb("source").$type<Record<string, unknown>>().notNull(),
+    storage: jsonb("storage").$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    /** DELETE hides the asset from the API; its playback and download URLs keep working. */
+    deletedAt: ms("deleted_at"),
+  },
+  (t) => [index("assets_user_idx").on(t.userId, t.createdAt, t.id)],
+);
+
+export const tasks = pgTable(
+  "tasks",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    inputAssetId: text("input_asset_id"),
+    outputAssetId: text("output_asset_id"),
+    params: jsonb("params").$type<Record<string, unknown>>().notNull(),
+    output: jsonb("output").$type<Record<string, unknown>>(),
+    phase: text("phase").notNull(),
+    progress: real("progress"),
+    errorMessage: text("error_message"),
+    updatedAt: ms("updated_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("tasks_user_idx").on(t.userId, t.createdAt, t.id)],
+);
+

@@ -1,0 +1,34 @@
+import NextAuth, { CredentialsSignin } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { z } from "zod";
+import { checkCredentials } from "@/lib/users/service";
+
+const SignIn = z.object({ email: z.string().min(1), password: z.string().min(1) });
+
+/**
+ * Dashboard sign-in (Auth.js v5): email + password, JWT session cookie.
+ * The secret comes from AUTH_SECRET, which the launcher generates into DATA_DIR when unset.
+ */
+export const { handlers, auth, signIn, signOut } = NextAuth({
+  trustHost: true,
+  session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
+  pages: { signIn: "/sign-in" },
+  providers: [
+    Credentials({
+      credentials: { email: {}, password: {} },
+      async authorize(input) {
+        const parsed = SignIn.safeParse(input);
+        if (!parsed.success) throw new CredentialsSignin();
+        const user = await checkCredentials(parsed.data.email, parsed.data.password);
+        if (!user) throw new CredentialsSignin();
+        return { id: user.id, email: user.email, name: user.name };
+      },
+    }),
+  ],
+  callbacks: {
+    session({ session, token }) {
+      if (token.sub) session.user.id = token.sub;
+      return session;
+    },
+  },
+});

@@ -1,0 +1,131 @@
+import { and, eq, isNull, type SQL } from "drizzle-orm";
+import { db } from "@/db/client";
+import { sessions, streams } from "@/db/schema";
+import { compact } from "@/lib/api/compact";
+import { notFound } from "@/lib/api/errors";
+import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
+import { newId } from "@/lib/ids";
+import type { Stream } from "@/lib/streams/schema";
+import type { Session } from "./schema";
+
+export type SessionRow = typeof sessions.$inferSelect;
+type StreamRow = typeof streams.$inferSelect;
+
+export function serializeSession(row: SessionRow): Session {
+  return compact({
+    id: row.id,
+    name: row.name,
+    parentId: row.parentId,
+    userId: row.userId,
+    createdAt: row.createdAt,
+    record: row.record,
+    profiles: row.profiles,
+    isActive: row.isActive,
+    lastSeen: row.lastSeen,
+    sourceSegments: row.sourceSegments,
+    transcodedSegments: row.transcodedSegments,
+    sourceSegmentsDuration: row.sourceSegmentsDuration,
+    transcodedSegmentsDuration: row.transcodedSegmentsDuration,
+    recordingStatus: row.recordingStatus as Session["recordingStatus"],
+    recordingUrl: row.recordingUrl,
+    mp4Url: row.mp4Url,
+  });
+}
+
+/** The historic child stream object of a session (deprecated by the spec, still listed). */
+export function sessionAsChildStream(row: SessionRow): Stream {
+  return compact({
+    id: row.id,
+    name: row.name,
+    userId: row.userId,
+    createdAt: row.createdAt,
+    parentId: row.parentId,
+    profiles: row.profiles,
+    record: row.record,
+    suspended: false,
+    isActive: row.isActive,
+    lastSeen: row.lastSeen,
+    multistream: { targets: [] },
+    sourceSegments: row.sourceSegments,
+    transcodedSegments: row.transcodedSegments,
+    sourceSegmentsDuration: row.sourceSegmentsDuration,
+    transcodedSegmentsDuration: row.transcodedSegmentsDuration,
+  });
+}
+
+/** Starts a session of a stream; it inherits the stream's record flag and profiles. */
+export async function createSession(stream: StreamRow): Promise<SessionRow> {
+  const now = Date.now();
+  const [row] = await db()
+    .insert(sessions)
+    .values({
+      id: newId(),
+      userId: stream.userId,
+      parentId: stream.id,
+      name: stream.name,
+      record: stream.record,
+      profiles: stream.profiles,
+      isActive: true,
+      lastSeen: now,
+      createdAt: now,
+    })
+    .returning();
+  return row;
+}
+
+export async function findSessionRow(userId: string, id: string): Promise<SessionRow | undefined> {
+  const [row] = await db()
+    .select({ session: sessions })
+    .from(sessions)
+    .innerJoin(streams, eq(streams.id, sessions.parentId))
+    .where(and(eq(sessions.id, id), eq(sessions.userId, userId), isNull(streams.deletedAt)))
+    .limit(1);
+  return row?.session;
+}
+
+export async function getSession(userId: string, id: string): Promise<Session> {
+  const row = await findSessionRow(userId, id);
+  if (!row) throw notFound("session");
+  return serializeSession(row);
+}
+
+/** One page of a user's sessions (optionally of one stream, or recorded only), newest first. */
+export async function pageSessionRows(
+  userId: string,
+  page: PageQuery,
+  where: SQL[] = [],
+): Promise<Page<SessionRow>> {
+  const window = pageWindow(sessions, page);
+  const rows = await db()
+    .select({ session: sessions })
+    .from(sessions)
+    .innerJoin(streams, eq(streams.id, sessions.parentId))
+    .where(and(eq(sessions.userId, userId), isNull(streams.deletedAt), window.after, ...where))
+    .orderBy(...window.orderBy)
+    .limit(window.limit);
+  return toPage(
+    rows.map((r) => r.session),
+    page.limit,
+  );
+}
+
+export async function listSessions(userId: string, page: PageQuery): Promise<Page<Session>> {
+  const { items, next } = await pageSessionRows(userId, page);
+  return { items: items.map(serializeSession), next };
+}
+
+export async function listStreamSessions(
+  userId: string,
+  streamId: string,
+  opts: PageQuery & { recordedOnly: boolean },
+): Promise<Page<Session>> {
+  const [parent] = await db()
+    .select({ id: streams.id })
+    .from(streams)
+    .where(and(eq(streams.id, streamId), eq(streams.userId, userId), isNull(streams.deletedAt)));
+  if (!parent) throw notFound("stream");
+  const where = [eq(sessions.parentId, streamId)];
+  if (opts.recordedOnly) where.push(eq(sessions.record, true));
+  const { items, next } = await pageSessionRows(userId, opts, where);
+  return { items: items.map(serializeSession), next };
+}

@@ -1,0 +1,107 @@
+import { z } from "zod";
+
+const positiveInt = z.number().int().positive();
+
+export const Profile = z
+  .strictObject({
+    name: z.string().trim().min(1).max(64),
+    width: positiveInt.max(7680),
+    height: positiveInt.max(4320),
+    bitrate: positiveInt.max(100_000_000).describe("bits per second"),
+    fps: positiveInt.max(240),
+  })
+  .meta({ id: "Profile" });
+export type Profile = z.infer<typeof Profile>;
+
+export const Profiles = z
+  .array(Profile)
+  .max(8)
+  .superRefine((profiles, ctx) => {
+    const seen = new Set<string>();
+    profiles.forEach((p, i) => {
+      if (p.name === "source") ctx.addIssue({ code: "custom", path: [i, "name"], message: '"source" is reserved for the original rendition' });
+      if (seen.has(p.name)) ctx.addIssue({ code: "custom", path: [i, "name"], message: `duplicate profile name "${p.name}"` });
+      seen.add(p.name);
+    });
+  });
+
+export const TargetRef = z
+  .strictObject({
+    id: z.string().min(1).describe("id of a multistream target"),
+    profile: z.string().min(1).describe('name of the rendition to send, or "source"'),
+    videoOnly: z.boolean().optional(),
+  })
+  .meta({ id: "MultistreamTargetRef" });
+export type TargetRef = z.infer<typeof TargetRef>;
+
+const Multistream = z.strictObject({ targets: z.array(TargetRef).max(20) });
+
+export const StreamCreate = z
+  .strictObject({
+    name: z.string().trim().min(1, "must not be empty").max(500),
+    profiles: Profiles.optional(),
+    record: z.boolean().optional(),
+    multistream: Multistream.optional(),
+  })
+  .meta({ id: "NewStreamPayload" });
+export type StreamCreate = z.infer<typeof StreamCreate>;
+
+export const StreamPatch = z
+  .strictObject({
+    record: z.boolean().optional(),
+    suspended: z.boolean().optional(),
+    multistream: Multistream.optional(),
+  })
+  .meta({ id: "StreamPatchPayload" });
+export type StreamPatch = z.infer<typeof StreamPatch>;
+
+export const RecordPatch = z.strictObject({ record: z.boolean() });
+
+const boolish = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
+const Filter = z.discriminatedUnion("id", [
+  z.strictObject({ id: z.literal("isActive"), value: boolish }),
+  z.strictObject({ id: z.literal("record"), value: boolish }),
+]);
+
+export const StreamListQuery = z.object({
+  streamsonly: z.enum(["0", "1", "true", "false"]).optional(),
+  filters: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "must be a URL-encoded JSON array of {id, value}" });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(Filter))
+    .optional(),
+});
+
+const counters = {
+  sourceSegments: z.number(),
+  transcodedSegments: z.number(),
+  sourceSegmentsDuration: z.number(),
+  transcodedSegmentsDuration: z.number(),
+};
+
+export const Stream = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    userId: z.string(),
+    createdAt: z.number(),
+    streamKey: z.string().optional().describe("absent on historic child-session objects"),
+    playbackId: z.string().optional(),
+    profiles: z.array(Profile),
+    record: z.boolean(),
+    suspended: z.boolean(),
+    isActive: z.boolean(),
+    lastSeen: z.number().optional(),
+    multistream: z.object({ targets: z.array(TargetRef) }),
+    parentId: z.string().optional().describe("present only on historic child-session stream objects"),
+    ...counters,
+  })
+  .meta({ id: "Stream" });
+export type Stream = z.infer<typeof Stream>;

@@ -1,0 +1,188 @@
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { db } from "@/db/client";
+import { multistreamTargets, sessions, streams } from "@/db/schema";
+import { compact } from "@/lib/api/compact";
+import { badRequest, notFound } from "@/lib/api/errors";
+import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
+import { newId, newPlaybackId, newStreamKey } from "@/lib/ids";
+import { findSessionRow, pageSessionRows, sessionAsChildStream } from "@/lib/sessions/service";
+import type { Profile, Stream, StreamCreate, StreamPatch, TargetRef } from "./schema";
+
+export type StreamRow = typeof streams.$inferSelect;
+
+export function serializeStream(row: StreamRow): Stream {
+  return compact({
+    id: row.id,
+    name: row.name,
+    userId: row.userId,
+    createdAt: row.createdAt,
+    streamKey: row.streamKey,
+    playbackId: row.playbackId,
+    profiles: row.profiles,
+    record: row.record,
+    suspended: row.suspended,
+    isActive: row.isActive,
+    lastSeen: row.lastSeen,
+    multistream: { targets: row.multistreamTargets },
+    sourceSegments: row.sourceSegments,
+    transcodedSegments: row.transcodedSegments,
+    sourceSegmentsDuration: row.sourceSegmentsDuration,
+    transcodedSegmentsDuration: row.transcodedSegmentsDuration,
+  });
+}
+
+/**
+ * Target references must name the caller's own targets, once each, and a
+ * rendition the stream produces.
+ */
+async function checkTargetRefs(userId: string, refs: TargetRef[], profiles: Profile[]) {
+  const ids = refs.map((r) => r.id);
+  const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (duplicate) throw badRequest(`multistream target ${duplicate} is listed twice`);
+  if (ids.length) {
+    const owned = await db()
+      .select({ id: multistreamTargets.id })
+      .from(multistreamTargets)
+      .where(and(eq(multistreamTargets.userId, userId), inArray(multistreamTargets.id, ids)));
+    const known = new Set(owned.map((t) => t.id));
+    const missing = ids.find((id) => !known.has(id));
+    if (missing) throw badRequest(`multistream target ${missing} does not exist`);
+  }
+  const renditions = new Set(["source", ...profiles.map((p) => p.name)]);
+  const bad = refs.find((r) => !renditions.has(r.profile));
+  if (bad) {
+    throw badRequest(
+      `multistream target ${bad.id}: profile "${bad.profile}" is not a rendition of this stream (use one of: ${[...renditions].join(", ")})`,
+    );
+  }
+}
+
+const normalizeRefs = (refs: TargetRef[]) =>
+  refs.map((r) => (r.videoOnly === undefined ? { id: r.id, profile: r.profile } : { ...r }));
+
+export async function createStream(userId: string, input: StreamCreate): Promise<Stream> {
+  const profiles = input.profiles ?? [];
+  const targets = input.multistream?.targets ?? [];
+  await checkTargetRefs(userId, targets, profiles);
+  const [row] = await db()
+    .insert(streams)
+    .values({
+      id: newId(),
+      userId,
+      name: input.name,
+      streamKey: newStreamKey(),
+      playbackId: newPlaybackId(),
+      profiles,
+      record: input.record ?? false,
+      multistreamTargets: normalizeRefs(targets),
+      createdAt: Date.now(),
+    })
+    .returning();
+  return serializeStream(row);
+}
+
+export async function findStreamRow(userId: string, id: string): Promise<StreamRow | undefined> {
+  return db().query.streams.findFirst({
+    where: and(eq(streams.id, id), eq(streams.userId, userId), isNull(streams.deletedAt)),
+  });
+}
+
+async function requireStreamRow(userId: string, id: string): Promise<StreamRow> {
+  const row = await findStreamRow(userId, id);
+  if (row) return row;
+  if (await findSessionRow(userId, id)) {
+    throw badRequest("this is a session (a historic child stream object) and is read-only; change its parent stream instead");
+  }
+  throw notFound("stream");
+}
+
+/** A stream by id; a session id gives its historic child stream object. */
+export async function getStream(userId: string, id: string): Promise<Stream> {
+  const row = await findStreamRow(userId, id);
+  if (row) return serializeStream(row);
+  const session = await findSessionRow(userId, id);
+  if (session) return sessionAsChildStream(session);
+  throw notFound("stream");
+}
+
+export interface StreamListOptions extends PageQuery {
+  streamsOnly: boolean;
+  isActive?: boolean;
+  record?: boolean;
+}
+
+/**
+ * Parent streams, plus (unless streamsOnly) the historic child stream objects of
+ * sessions, merged newest first. Each table gives at most limit + 1 rows after
+ * the cursor, which is enough to fill the page and know whether more exist.
+ */
+export async function listStreams(userId: string, opts: StreamListOptions): Promise<Page<Stream>> {
+  const window = pageWindow(streams, opts);
+  const where: SQL[] = [eq(streams.userId, userId), isNull(streams.deletedAt)];
+  if (opts.isActive !== undefined) where.push(eq(streams.isActive, opts.isActive));
+  if (opts.record !== undefined) where.push(eq(streams.record, opts.record));
+  const parents = db()
+    .select()
+    .from(streams)
+    .where(and(window.after, ...where))
+    .orderBy(...window.orderBy)
+    .limit(window.limit);
+
+  const sessionWhere: SQL[] = [];
+  if (opts.isActive !== undefined) sessionWhere.push(eq(sessions.isActive, opts.isActive));
+  if (opts.record !== undefined) sessionWhere.push(eq(sessions.record, opts.record));
+  const children = opts.streamsOnly
+    ? Promise.resolve({ items: [] })
+    : pageSessionRows(userId, { limit: opts.limit, cursor: opts.cursor }, sessionWhere);
+
+  const [parentRows, childPage] = await Promise.all([parents, children]);
+  const merged = [
+    ...parentRows.map((row) => ({ createdAt: row.createdAt, id: row.id, object: serializeStream(row) })),
+    ...childPage.items.map((row) => ({ createdAt: row.createdAt, id: row.id, object: sessionAsChildStream(row) })),
+  ].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  const page = toPage(merged, opts.limit);
+  return { items: page.items.map((m) => m.object), next: page.next };
+}
+
+export async function updateStream(userId: string, id: string, patch: StreamPatch): Promise<StreamRow> {
+  const row = await requireStreamRow(userId, id);
+  const changes: Partial<StreamRow> = {};
+  if (patch.record !== undefined) changes.record = patch.record;
+  if (patch.suspended !== undefined) changes.suspended = patch.suspended;
+  if (patch.multistream) {
+    await checkTargetRefs(userId, patch.multistream.targets, row.profiles);
+    changes.multistreamTargets = normalizeRefs(patch.multistream.targets);
+  }
+  if (!Object.keys(changes).length) return row;
+  const [updated] = await db()
+    .update(streams)
+    .set(changes)
+    .where(and(eq(streams.id, id), isNull(streams.deletedAt)))
+    .returning();
+  if (!updated) throw notFound("stream");
+  return updated;
+}
+
+export async function deleteStream(userId: string, id: string): Promise<void> {
+  await requireStreamRow(userId, id);
+  await db()
+    .update(streams)
+    .set({ deletedAt: Date.now(), isActive: false })
+    .where(and(eq(streams.id, id), eq(streams.userId, userId)));
+}
+
+/** Streams that reference a target; a referenced target cannot be deleted. */
+export async function streamsUsingTarget(userId: string, targetId: string) {
+  return db()
+    .select({ id: streams.id, name: streams.name })
+    .from(streams)
+    .where(
+      and(
+        eq(streams.userId, userId),
+        isNull(streams.deletedAt),
+        // jsonb containment: some element of the array has this id
+        sql`${streams.multistreamTargets} @> ${JSON.stringify([{ id: targetId }])}::jsonb`,
+      ),
+    );
+}
+

@@ -1,0 +1,70 @@
+import { and, eq } from "drizzle-orm";
+import { db } from "@/db/client";
+import { multistreamTargets } from "@/db/schema";
+import { badRequest, notFound } from "@/lib/api/errors";
+import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
+import { newId } from "@/lib/ids";
+import { streamsUsingTarget } from "@/lib/streams/service";
+import type { Target, TargetCreate, TargetPatch } from "./schema";
+
+type TargetRow = typeof multistreamTargets.$inferSelect;
+
+export function serializeTarget(row: TargetRow): Target {
+  return { id: row.id, userId: row.userId, name: row.name, disabled: row.disabled, createdAt: row.createdAt };
+}
+
+export async function createTarget(userId: string, input: TargetCreate) {
+  const [row] = await db()
+    .insert(multistreamTargets)
+    .values({
+      id: newId(),
+      userId,
+      name: input.name ?? new URL(input.url).host,
+      url: input.url,
+      disabled: input.disabled ?? false,
+      createdAt: Date.now(),
+    })
+    .returning();
+  return { ...serializeTarget(row), url: row.url };
+}
+
+export async function listTargets(userId: string, page: PageQuery): Promise<Page<Target>> {
+  const window = pageWindow(multistreamTargets, page);
+  const rows = await db()
+    .select()
+    .from(multistreamTargets)
+    .where(and(eq(multistreamTargets.userId, userId), window.after))
+    .orderBy(...window.orderBy)
+    .limit(window.limit);
+  const { items, next } = toPage(rows, page.limit);
+  return { items: items.map(serializeTarget), next };
+}
+
+const owned = (userId: string, id: string) =>
+  and(eq(multistreamTargets.id, id), eq(multistreamTargets.userId, userId));
+
+export async function getTarget(userId: string, id: string): Promise<Target> {
+  const row = await db().query.multistreamTargets.findFirst({ where: owned(userId, id) });
+  if (!row) throw notFound("multistream target");
+  return serializeTarget(row);
+}
+
+export async function updateTarget(userId: string, id: string, patch: TargetPatch) {
+  const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  const query = Object.keys(changes).length
+    ? db().update(multistreamTargets).set(changes).where(owned(userId, id)).returning({ id: multistreamTargets.id })
+    : db().select({ id: multistreamTargets.id }).from(multistreamTargets).where(owned(userId, id));
+  if (!(await query).length) throw notFound("multistream target");
+}
+
+export async function deleteTarget(userId: string, id: string) {
+  await getTarget(userId, id);
+  const users = await streamsUsingTarget(userId, id);
+  if (users.length) {
+    const names = users.map((s) => `"${s.name}" (${s.id})`).join(", ");
+    throw badRequest(
+      `multistream target is still used by stream ${names}: remove it from their multistream.targets first`,
+    );
+  }
+  await db().delete(multistreamTargets).where(owned(userId, id));
+}

@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+export const Email = z
+  .email({ message: "must be a valid email address" })
+  .max(254)
+  .transform((e) => e.toLowerCase());
+export const Password = z.string().min(8, "must be at least 8 characters").max(200);
+
+export const SignUp = z.strictObject({
+  email: Email,
+  password: Password,
+  name: z.string().trim().min(1).max(100).optional(),
+});
+export type SignUp = z.infer<typeof SignUp>;
+
+export const User = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string().optional(),
+    createdAt: z.number(),
+  })
+  .meta({ id: "User" });
+export type User = z.infer<typeof User>;

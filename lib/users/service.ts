@@ -1,0 +1,46 @@
+import { eq } from "drizzle-orm";
+import { db } from "@/db/client";
+import { users } from "@/db/schema";
+import { badRequest } from "@/lib/api/errors";
+import { newId } from "@/lib/ids";
+import { hashPassword, verifyPassword } from "./password";
+import type { User } from "./schema";
+
+type UserRow = typeof users.$inferSelect;
+
+export function serializeUser(row: UserRow): User {
+  return { id: row.id, email: row.email, ...(row.name ? { name: row.name } : {}), createdAt: row.createdAt };
+}
+
+export async function findUserById(id: string): Promise<UserRow | undefined> {
+  return db().query.users.findFirst({ where: eq(users.id, id) });
+}
+
+export async function findUserByEmail(email: string): Promise<UserRow | undefined> {
+  return db().query.users.findFirst({ where: eq(users.email, email.toLowerCase()) });
+}
+
+export async function createUser(input: { email: string; password?: string; name?: string }): Promise<UserRow> {
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const [row] = await db()
+    .insert(users)
+    .values({ id: newId(), email: input.email, name: input.name ?? null, passwordHash, createdAt: Date.now() })
+    .onConflictDoNothing({ target: users.email })
+    .returning();
+  if (!row) throw badRequest("an account with this email already exists");
+  return row;
+}
+
+/** Sets or replaces a user's password (operators' CLI). */
+export async function setPassword(userId: string, password: string) {
+  await db().update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, userId));
+}
+
+/** The user whose email and password match, or undefined. Same work either way, against timing probes. */
+export async function checkCredentials(email: string, password: string): Promise<UserRow | undefined> {
+  const row = await findUserByEmail(email);
+  const ok = await verifyPassword(password, row?.passwordHash ?? DUMMY_HASH);
+  return ok && row?.passwordHash ? row : undefined;
+}
+
+const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";

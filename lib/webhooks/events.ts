@@ -1,0 +1,20 @@
+/** Every event a webhook can subscribe to: the spec's eight, then asset and task events. */
+export const WEBHOOK_EVENTS = [
+  "stream.started",
+  "stream.idle",
+  "recording.started",
+  "recording.waiting",
+  "recording.ready",
+  "multistream.connected",
+  "multistream.error",
+  "multistream.disconnected",
+  "asset.created",
+  "asset.ready",
+  "asset.failed",
+  "asset.deleted",
+  "task.spawned",
+  "task.updated",
+  "task.completed",
+  "task.failed",
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { WEBHOOK_EVENTS } from "./events";
+
+export const WebhookUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, "must be an http:// or https:// URL");
+
+export const WebhookInput = z
+  .strictObject({
+    name: z.string().trim().min(1, "must not be empty").max(200),
+    url: WebhookUrl,
+    events: z
+      .array(z.enum(WEBHOOK_EVENTS, { message: `must be one of: ${WEBHOOK_EVENTS.join(", ")}` }))
+      .min(1, "list at least one event")
+      .transform((events) => [...new Set(events)]),
+  })
+  .meta({ id: "WebhookPayload" });
+export type WebhookInput = z.infer<typeof WebhookInput>;
+
+export const Webhook = z
+  .object({
+    id: z.string(),
+    kind: z.literal("webhook"),
+    name: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    userId: z.string(),
+    createdAt: z.number(),
+    status: z
+      .object({
+        lastTriggeredAt: z.number().optional(),
+        lastFailure: z
+          .object({
+            timestamp: z.number(),
+            statusCode: z.number().optional(),
+            error: z.string().optional(),
+            response: z.string().optional(),
+          })
+          .optional(),
+      })
+      .optional(),
+  })
+  .meta({ id: "Webhook" });
+export type Webhook = z.infer<typeof Webhook>;
+
+/** Only the creation response carries the signing secret. */
+export const WebhookCreated = Webhook.extend({ sharedSecret: z.string() }).meta({ id: "WebhookCreated" });
