@@ -72,9 +72,28 @@ async function withDirLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T>
 const urlFor = (port: number) =>
   `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
 
+/**
+ * As root, PostgreSQL runs as a "postgres" user, which must be able to reach
+ * DATA_DIR: open DATA_DIR itself, and name any closed parent folder.
+ */
+async function checkReachableByPostgresUser(dataDir: string) {
+  if (process.getuid?.() !== 0) return;
+  const stat = await fsp.stat(dataDir);
+  if (!(stat.mode & 0o001)) await fsp.chmod(dataDir, stat.mode | 0o711);
+  for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (!((await fsp.stat(dir)).mode & 0o001)) {
+      throw new Error(
+        `The embedded PostgreSQL runs as the "postgres" user when started as root, and it cannot enter ${dir}. ` +
+          `Set DATA_DIR to a folder outside it (e.g. DATA_DIR=/var/lib/castline), run as a normal user, or set DATABASE_URL.`,
+      );
+    }
+  }
+}
+
 export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const dir = path.join(dataDir, "pg");
   await fsp.mkdir(dataDir, { recursive: true });
+  await checkReachableByPostgresUser(dataDir);
 
   return withDirLock(path.join(dataDir, "pg.lock"), async () => {
     const existing = runningPort(dir);

@@ -26,8 +26,9 @@ export function decodeCursor(cursor: string): Position | undefined {
   const text = Buffer.from(cursor, "base64url").toString();
   const sep = text.indexOf(":");
   const createdAt = Number(text.slice(0, sep));
-  if (sep < 1 || !Number.isSafeInteger(createdAt)) return undefined;
-  return { createdAt, id: text.slice(sep + 1) };
+  const id = text.slice(sep + 1);
+  if (sep < 1 || !Number.isSafeInteger(createdAt) || !/^[\w-]{1,128}$/.test(id)) return undefined;
+  return { createdAt, id };
 }
 
 interface Keyed {

@@ -42,7 +42,10 @@ export function route<
       const caller = (spec.auth === "user" ? await authenticate(req) : undefined) as A extends "user" ? Caller : undefined;
       const query = (spec.query ? parse(spec.query, searchParams(req), "query") : undefined) as Infer<Q>;
       const body = (spec.body ? parse(spec.body, await readJson(req), "body") : undefined) as Infer<B>;
-      const result = await handler({ req, params: (await ctx.params) ?? {}, body, query, caller });
+      const params = (await ctx.params) ?? {};
+      // Every id we issue matches this; anything else cannot name an object.
+      if (Object.values(params).some((p) => !/^[\w-]{1,128}$/.test(p))) throw new ApiError(404, ["not found"]);
+      const result = await handler({ req, params, body, query, caller });
       return result instanceof Response ? result : Response.json(result);
     } catch (err) {
       if (err instanceof ApiError) return errorResponse(err.status, err.messages, err.headers);
@@ -86,11 +89,15 @@ async function readJson(req: Request): Promise<unknown> {
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new ApiError(415, ["content-type must be application/json"]);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ApiError(400, ["request body is not valid JSON"]);
   }
+  // PostgreSQL text cannot hold NUL; refuse it here rather than fail in a query.
+  if (/\\u0000/i.test(text)) throw new ApiError(400, ["strings must not contain NUL (\\u0000) characters"]);
+  return value;
 }
 
 function parse<T extends z.ZodType>(schema: T, input: unknown, where: "body" | "query"): z.infer<T> {

@@ -11,6 +11,10 @@ const SignIn = z.object({ email: z.string().min(1), password: z.string().min(1) 
  */
 export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
+  logger: {
+    // A wrong password is a normal event, not a server error.
+    error: (error) => void (error.name !== "CredentialsSignin" && console.error("[auth]", error)),
+  },
   session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
   pages: { signIn: "/sign-in" },
   providers: [

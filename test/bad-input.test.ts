@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { newAccount } from "./support/client";
+
+/** Whatever a client sends, the answer is a clear 4xx, never a 5xx, and nothing changes. */
+const BODIES: { raw: string; type?: string }[] = [
+  { raw: "{" },
+  { raw: "" },
+  { raw: "null" },
+  { raw: "[]" },
+  { raw: '"a string"' },
+  { raw: "123" },
+  { raw: '{"name": {"$gt": ""}}' },
+  { raw: '{"name": "x", "profiles": [null]}' },
+  { raw: '{"record": null, "suspended": 1, "multistream": {"targets": [{}]}}' },
+  { raw: '{"url": "rtmp://\u0000"}' },
+  { raw: '{"name": "a\\u0000b", "url": "rtmp://a\\u0000b/x", "email": "a\\u0000@b.co", "password": "12345678\\u0000"}' },
+  { raw: JSON.stringify({ name: "x".repeat(10_000) }) },
+  { raw: `{"a":${"[".repeat(5000)}${"]".repeat(5000)}}` },
+  { raw: "name=x", type: "application/x-www-form-urlencoded" },
+  { raw: JSON.stringify({ name: "x" }), type: "text/plain" },
+  { raw: `{"name":"${"y".repeat(1_100_000)}"}` },
+];
+
+const ID_LIKE = ["x", "%00", "..%2F..%2Fetc", "a".repeat(3000), "' OR 1=1 --", "😀"];
+
+describe("bad input", () => {
+  test("every endpoint answers malformed bodies, odd ids and odd queries with a 4xx and an errors array", async () => {
+    const api = await newAccount();
+    const stream = (await api.post("stream", { name: "s" })).body;
+    const target = (await api.post("multistream/target", { url: "rtmp://a.example.com/x" })).body;
+    const webhook = (await api.post("webhook", { name: "w", url: "https://e.example.com", events: ["stream.idle"] })).body;
+
+    const withBody: [string, string][] = [
+      ["POST", "stream"],
+      ["PATCH", `stream/${stream.id}`],
+      ["PATCH", `stream/${stream.id}/record`],
+      ["POST", "multistream/target"],
+      ["PATCH", `multistream/target/${target.id}`],
+      ["POST", "webhook"],
+      ["PUT", `webhook/${webhook.id}`],
+      ["POST", "api-key"],
+      ["POST", "user"],
+    ];
+    for (const [method, path] of withBody) {
+      for (const { raw, type } of BODIES) {
+        const res = await api.send(method, path, { raw, headers: type ? { "content-type": type } : {} });
+        const label = `${method} ${path} ${raw.slice(0, 40)}`;
+        assert.ok(res.status >= 400 && res.status < 500, `${label}: ${res.status}`);
+        assert.ok(Array.isArray(res.body?.errors) && res.body.errors.every((e: unknown) => typeof e === "string"), label);
+      }
+    }
+
+    const byId = ["stream/ID", "stream/ID/sessions", "session/ID", "multistream/target/ID", "webhook/ID", "asset/ID", "task/ID"];
+    for (const path of byId) {
+      for (const id of ID_LIKE) {
+        const res = await api.get(path.replace("ID", id));
+        assert.ok(res.status === 404 || res.status === 400, `${path} ${id.slice(0, 20)}: ${res.status}`);
+      }
+    }
+
+    for (const query of ["limit=-1", "limit=1e9", "limit=", "cursor=%FF%FE", `cursor=${Buffer.from("1:\u0000").toString("base64url")}`, "cursor=" + "A".repeat(5000), "filters=%7B%7D", "filters=[1]", "streamsonly=maybe"]) {
+      for (const list of ["stream", "session", "multistream/target", "webhook", "asset", "task"]) {
+        const res = await api.get(`${list}?${query}`);
+        assert.ok(res.status < 500, `${list}?${query.slice(0, 30)}: ${res.status}`);
+      }
+    }
+
+    const after = (await api.get(`stream/${stream.id}`)).body;
+    assert.deepEqual(after, stream, "nothing changed");
+  });
+});

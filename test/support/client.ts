@@ -1,0 +1,101 @@
+import { randomUUID } from "node:crypto";
+
+/** The running app under test (started by `npm test`). */
+export const BASE = (() => {
+  const url = process.env.CASTLINE_URL;
+  if (!url) throw new Error("CASTLINE_URL is not set: run the suite with `npm test`");
+  return url;
+})();
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface Res<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+interface CallOptions {
+  auth?: string;
+  cookie?: string;
+  body?: unknown;
+  /** Sent as is, for malformed-input tests. */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export async function call(method: string, path: string, opts: CallOptions = {}): Promise<Res> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.auth !== undefined) headers.authorization = opts.auth;
+  if (opts.cookie) headers.cookie = opts.cookie;
+  let body: string | undefined;
+  if (opts.raw !== undefined) body = opts.raw;
+  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined) headers["content-type"] ??= "application/json";
+  const res = await fetch(new URL(path.startsWith("/") ? path : `/api/${path}`, BASE), {
+    method,
+    headers,
+    body,
+    redirect: "manual",
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** An API client for one user's key. Paths are relative to /api/. */
+export class Api {
+  constructor(readonly key: string, readonly email: string) {}
+  get = (path: string) => call("GET", path, { auth: `Bearer ${this.key}` });
+  delete = (path: string) => call("DELETE", path, { auth: `Bearer ${this.key}` });
+  post = (path: string, body?: unknown) => call("POST", path, { auth: `Bearer ${this.key}`, body });
+  patch = (path: string, body?: unknown) => call("PATCH", path, { auth: `Bearer ${this.key}`, body });
+  put = (path: string, body?: unknown) => call("PUT", path, { auth: `Bearer ${this.key}`, body });
+  send = (method: string, path: string, opts: Omit<CallOptions, "auth"> = {}) =>
+    call(method, path, { ...opts, auth: `Bearer ${this.key}` });
+}
+
+function cookiesOf(res: Res): string {
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+/** Signs in through Auth.js's credentials flow, as the browser does; returns the session cookie. */
+export async function signIn(email: string, password: string): Promise<string> {
+  const csrf = await call("GET", "/api/auth/csrf");
+  const csrfCookie = cookiesOf(csrf);
+  const form = new URLSearchParams({ email, password, csrfToken: csrf.body.csrfToken, json: "true" });
+  const res = await call("POST", "/api/auth/callback/credentials", {
+    cookie: csrfCookie,
+    raw: form.toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
+  const session = cookiesOf(res)
+    .split("; ")
+    .find((c) => c.includes("authjs.session-token="));
+  if (!session) throw new Error(`sign-in failed for ${email}: ${res.status}`);
+  return session;
+}
+
+/** A fresh user with an API key, made the way a user would: sign up, sign in, create a key. */
+export async function newAccount(): Promise<Api & { cookie: string; password: string }> {
+  const email = `user-${randomUUID()}@example.com`;
+  const password = "correct horse battery";
+  const signup = await call("POST", "user", { body: { email, password, name: "Test User" } });
+  if (signup.status !== 201) throw new Error(`sign-up failed: ${signup.status} ${JSON.stringify(signup.body)}`);
+  const cookie = await signIn(email, password);
+  const key = await call("POST", "api-key", { cookie, body: { name: "tests" } });
+  if (key.status !== 201) throw new Error(`key creation failed: ${key.status} ${JSON.stringify(key.body)}`);
+  return Object.assign(new Api(key.body.key, email), { cookie, password });
+}
+
+export const PROFILES = [
+  { name: "720p", width: 1280, height: 720, bitrate: 3_000_000, fps: 30 },
+  { name: "360p", width: 640, height: 360, bitrate: 800_000, fps: 30 },
+];
