@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
+import { startAppProcess } from "./app-process";
 import { buildIfNeeded } from "./build-if-needed";
 import { ensurePrerequisites } from "./prerequisites";
 
@@ -13,30 +14,6 @@ import { ensurePrerequisites } from "./prerequisites";
  * tests (node:test) and the browser tests (Playwright, Debian chromium).
  */
 const root = process.cwd();
-
-function startApp(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
-    const log = fs.createWriteStream(path.join(env.DATA_DIR!, "app.log"));
-    let seen = "";
-    const onData = (chunk: Buffer) => {
-      log.write(chunk);
-      seen += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(seen);
-      if (match) {
-        child.stdout!.off("data", onData);
-        child.stdout!.on("data", (c) => log.write(c));
-        resolve({ child, url: match[1] });
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", (c) => {
-      log.write(c);
-      process.stderr.write(c);
-    });
-    child.on("exit", (code) => reject(new Error(`app exited with ${code} before listening:\n${seen}`)));
-  });
-}
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
@@ -72,7 +49,7 @@ async function main() {
     DATA_DIR: dataDir,
     ALLOW_PRIVATE_URLS: "true",
   };
-  const app = await startApp(env);
+  const app = await startAppProcess(env);
   console.log(`app under test: ${app.url} (data in ${dataDir})`);
   const testEnv = { ...env, CASTLINE_URL: app.url };
 
@@ -100,8 +77,7 @@ async function main() {
     browser = playwrightCounts(report);
   }
 
-  app.child.kill("SIGTERM");
-  await new Promise((r) => app.child.once("exit", r));
+  await app.stop();
   await stopDatabase();
   if (!process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
 

@@ -49,6 +49,8 @@ export function route<
       return result instanceof Response ? result : Response.json(result);
     } catch (err) {
       if (err instanceof ApiError) return errorResponse(err.status, err.messages, err.headers);
+      // The client went away mid-request: nobody to answer, nothing went wrong here.
+      if ((err as NodeJS.ErrnoException).code === "ECONNRESET") return new Response(null, { status: 499 });
       console.error(`${req.method} ${new URL(req.url).pathname} failed:`, err);
       return errorResponse(500, ["internal error"]);
     }

@@ -1,0 +1,38 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { closeDb } from "@/db/client";
+import { setupDatabase } from "@/db/setup";
+import { createApiKey } from "@/lib/api-keys/service";
+import { createStream } from "@/lib/streams/service";
+import { createUser } from "@/lib/users/service";
+import { startAppProcess } from "../scripts/app-process";
+import { buildIfNeeded } from "../scripts/build-if-needed";
+import { benchApi } from "./api";
+
+/** `npm run bench`: the production build on a real PostgreSQL, figures printed per section. */
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-bench-"));
+  process.env.DATA_DIR = dataDir;
+  const stopDatabase = await setupDatabase();
+  buildIfNeeded();
+  const env = { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ALLOW_PRIVATE_URLS: "true" };
+  const app = await startAppProcess(env);
+  try {
+    const user = await createUser({ email: `bench-${Date.now()}@example.com` });
+    const { key } = await createApiKey(user.id, "bench");
+    const stream = await createStream(user.id, { name: "bench" });
+    console.log(`Castline benchmarks — ${os.cpus().length} cores, node ${process.version}`);
+    await benchApi({ appUrl: app.url, key, streamId: stream.id, env });
+  } finally {
+    await app.stop();
+    await closeDb();
+    await stopDatabase();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
