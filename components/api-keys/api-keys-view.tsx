@@ -1,0 +1,201 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm";
+import { CopyButton, CopyField } from "@/components/ui/copy";
+import { Field, Input } from "@/components/ui/field";
+import { KeyIcon, PlusIcon, ShieldIcon, TrashIcon } from "@/components/ui/icons";
+import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
+import { EmptyState, ErrorState, FormErrors, PageHeader, SkeletonRows } from "@/components/ui/states";
+import { formatDateTime, timeAgo } from "@/lib/client/format";
+import { useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKeyCreated } from "@/lib/client/hooks";
+import { useOrigin } from "@/lib/client/location";
+import type { ApiKey } from "@/lib/api-keys/schema";
+
+export function ApiKeysView() {
+  const keys = useApiKeys();
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+
+  const createButton = (
+    <Button variant="primary" onClick={() => setCreating(true)}>
+      <PlusIcon /> Create API key
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description={
+          <>
+            Keys let your own servers and scripts call the Castline API. Send one as{" "}
+            <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-700">Authorization: Bearer &lt;key&gt;</code>.
+          </>
+        }
+        action={keys.data?.length ? createButton : undefined}
+      />
+
+      {keys.isPending ? (
+        <SkeletonRows />
+      ) : keys.isError ? (
+        <ErrorState error={keys.error} onRetry={() => keys.refetch()} />
+      ) : keys.data.length === 0 ? (
+        <EmptyState
+          icon={<KeyIcon className="size-6" />}
+          title="No API keys yet"
+          description="Create a key to manage streams, assets and webhooks from your backend or the command line."
+          action={createButton}
+        />
+      ) : (
+        <Card className="overflow-hidden">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-zinc-100 bg-zinc-50/60 text-xs font-medium text-zinc-500">
+              <tr>
+                <th className="px-5 py-2.5 font-medium">Name</th>
+                <th className="hidden px-5 py-2.5 font-medium sm:table-cell">Created</th>
+                <th className="hidden px-5 py-2.5 font-medium md:table-cell">Last used</th>
+                <th className="px-5 py-2.5">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-100">
+              {keys.data.map((key) => (
+                <tr key={key.id} className="hover:bg-zinc-50/60">
+                  <td className="px-5 py-3.5">
+                    <div className="font-medium text-zinc-900">{key.name}</div>
+                    <code className="font-mono text-xs text-zinc-500">{key.prefix}…</code>
+                  </td>
+                  <td className="hidden px-5 py-3.5 text-zinc-600 sm:table-cell" title={formatDateTime(key.createdAt)}>
+                    {timeAgo(key.createdAt)}
+                  </td>
+                  <td className="hidden px-5 py-3.5 md:table-cell">
+                    {key.lastUsedAt ? (
+                      <span className="text-zinc-600" title={formatDateTime(key.lastUsedAt)}>
+                        {timeAgo(key.lastUsedAt)}
+                      </span>
+                    ) : (
+                      <span className="text-zinc-400">Never</span>
+                    )}
+                  </td>
+                  <td className="px-5 py-3.5 text-right">
+                    <Button variant="dangerGhost" size="sm" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                      <TrashIcon /> Revoke
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Card>
+      )}
+
+      <CreateApiKeyDialog open={creating} onClose={() => setCreating(false)} />
+      <RevokeApiKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} />
+    </>
+  );
+}
+
+function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const create = useCreateApiKey();
+  const [created, setCreated] = useState<ApiKeyCreated | null>(null);
+
+  const close = () => {
+    setCreated(null);
+    create.reset();
+    onClose();
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget).get("name") ?? "").trim();
+    create.mutate(name || "API key", { onSuccess: setCreated });
+  };
+
+  if (created) {
+    return (
+      <Modal open={open} onClose={close} title="Your new API key" dismissible={false}>
+        <ModalBody>
+          <div className="flex gap-3 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200">
+            <ShieldIcon className="mt-0.5 size-4 shrink-0 text-amber-600" />
+            <p>
+              Copy this key now and keep it somewhere safe. <strong>You will not be able to see it again.</strong>
+            </p>
+          </div>
+          <div>
+            <p className="mb-1.5 text-sm font-medium text-zinc-800">{created.name}</p>
+            <CopyField value={created.key} label="API key" testId="new-api-key" />
+          </div>
+          <CurlExample apiKey={created.key} />
+        </ModalBody>
+        <ModalFooter>
+          <CopyButton value={created.key} label="Copy key" size="md" />
+          <Button variant="primary" onClick={close}>
+            I&apos;ve saved it
+          </Button>
+        </ModalFooter>
+      </Modal>
+    );
+  }
+
+  return (
+    <Modal open={open} onClose={close} title="Create API key" description="Name it after where it will be used, so you know what to revoke later.">
+      <form onSubmit={submit}>
+        <ModalBody>
+          <FormErrors error={create.error} />
+          <Field label="Name" htmlFor="api-key-name">
+            <Input id="api-key-name" name="name" placeholder="Production server" autoFocus maxLength={100} />
+          </Field>
+        </ModalBody>
+        <ModalFooter>
+          <Button onClick={close}>Cancel</Button>
+          <Button type="submit" variant="primary" pending={create.isPending}>
+            Create key
+          </Button>
+        </ModalFooter>
+      </form>
+    </Modal>
+  );
+}
+
+function CurlExample({ apiKey }: { apiKey: string }) {
+  const origin = useOrigin();
+  const command = `curl -H "Authorization: Bearer ${apiKey}" ${origin}/api/stream`;
+  return (
+    <div>
+      <div className="mb-1.5 flex items-center justify-between">
+        <p className="text-sm font-medium text-zinc-800">Try it</p>
+        <CopyButton value={command} variant="ghost" label="Copy command" />
+      </div>
+      <pre className="overflow-x-auto rounded-lg bg-zinc-950 px-4 py-3 font-mono text-xs leading-relaxed text-zinc-100">
+        <span className="text-zinc-500">$ </span>
+        {`curl -H "Authorization: Bearer ${apiKey.slice(0, 8)}…" \\\n    ${origin}/api/stream`}
+      </pre>
+    </div>
+  );
+}
+
+function RevokeApiKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: () => void }) {
+  const revoke = useRevokeApiKey();
+  const close = () => {
+    revoke.reset();
+    onClose();
+  };
+  return (
+    <ConfirmDialog
+      open={apiKey !== null}
+      onClose={close}
+      title="Revoke API key?"
+      confirmLabel="Revoke key"
+      pending={revoke.isPending}
+      error={revoke.error}
+      onConfirm={() => apiKey && revoke.mutate(apiKey.id, { onSuccess: close })}
+    >
+      Anything using <strong className="font-semibold text-zinc-900">{apiKey?.name}</strong> (
+      <code className="font-mono text-xs">{apiKey?.prefix}…</code>) will stop working immediately. This cannot be undone.
+    </ConfirmDialog>
+  );
+}

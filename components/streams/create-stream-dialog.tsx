@@ -1,0 +1,280 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { cx } from "@/components/ui/cx";
+import { Checkbox, Field, Input } from "@/components/ui/field";
+import { CheckIcon, PlusIcon, XIcon } from "@/components/ui/icons";
+import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
+import { FormErrors } from "@/components/ui/states";
+import { ApiRequestError } from "@/lib/client/api";
+import { formatBitrate } from "@/lib/client/format";
+import { useCreateStream } from "@/lib/client/hooks";
+import { RENDITION_PRESETS } from "@/lib/client/renditions";
+import type { Profile } from "@/lib/streams/schema";
+
+/** A custom rendition as typed: strings until submitted; bitrate in kbps, as encoders show it. */
+interface CustomRow {
+  key: number;
+  name: string;
+  width: string;
+  height: string;
+  kbps: string;
+  fps: string;
+}
+
+let rowKey = 0;
+const newRow = (): CustomRow => ({ key: ++rowKey, name: "", width: "", height: "", kbps: "", fps: "30" });
+
+function toProfile(row: CustomRow, index: number): Profile {
+  const number = (value: string, what: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n <= 0) throw new ApiRequestError(422, [`Custom rendition ${index + 1}: ${what} must be a whole number above 0.`]);
+    return n;
+  };
+  const width = number(row.width, "width");
+  const height = number(row.height, "height");
+  return {
+    name: row.name.trim() || `${height}p`,
+    width,
+    height,
+    bitrate: number(row.kbps, "bitrate") * 1000,
+    fps: number(row.fps, "frame rate"),
+  };
+}
+
+export function CreateStreamDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <Modal
+      open={open}
+      onClose={onClose}
+      title="Create a stream"
+      description="You get a stream key for your encoder and a playback link for your viewers."
+      wide
+    >
+      <CreateStreamForm onClose={onClose} />
+    </Modal>
+  );
+}
+
+function CreateStreamForm({ onClose }: { onClose: () => void }) {
+  const router = useRouter();
+  const create = useCreateStream();
+  const [name, setName] = useState("");
+  const [presets, setPresets] = useState(() => new Set(RENDITION_PRESETS.map((p) => p.name)));
+  const [custom, setCustom] = useState<CustomRow[]>([]);
+  const [record, setRecord] = useState(false);
+  const [localError, setLocalError] = useState<Error | null>(null);
+
+  const togglePreset = (presetName: string) =>
+    setPresets((current) => {
+      const next = new Set(current);
+      if (next.has(presetName)) next.delete(presetName);
+      else next.add(presetName);
+      return next;
+    });
+
+  const updateRow = (key: number, patch: Partial<CustomRow>) =>
+    setCustom((rows) => rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setLocalError(null);
+    let profiles: Profile[];
+    try {
+      if (!name.trim()) throw new ApiRequestError(422, ["Give your stream a name."]);
+      profiles = [...RENDITION_PRESETS.filter((p) => presets.has(p.name)), ...custom.map(toProfile)];
+      const names = profiles.map((p) => p.name);
+      const clash = names.find((n, i) => n === "source" || names.indexOf(n) !== i);
+      if (clash) {
+        throw new ApiRequestError(422, [
+          clash === "source"
+            ? "“source” is the name of the original quality; pick another name."
+            : `Two renditions are named “${clash}”; give each its own name.`,
+        ]);
+      }
+    } catch (err) {
+      setLocalError(err as Error);
+      return;
+    }
+    create.mutate(
+      { name: name.trim(), profiles, record },
+      {
+        onSuccess: (stream) => {
+          onClose();
+          router.push(`/streams/${stream.id}`);
+        },
+      },
+    );
+  };
+
+  const total = presets.size + custom.length;
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <ModalBody>
+        <FormErrors error={localError ?? create.error} />
+        <Field label="Stream name" htmlFor="stream-name">
+          <Input
+            id="stream-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="Friday night show"
+            maxLength={500}
+            autoFocus
+          />
+        </Field>
+
+        <fieldset>
+          <legend className="text-sm font-medium text-zinc-800">Renditions</legend>
+          <p className="mt-0.5 text-xs text-zinc-500">
+            Viewers&apos; players switch between these to match their connection. The original quality is always offered as
+            &ldquo;source&rdquo;.
+          </p>
+          <div className="mt-3 grid gap-2.5 sm:grid-cols-3">
+            {RENDITION_PRESETS.map((preset) => {
+              const checked = presets.has(preset.name);
+              return (
+                <label
+                  key={preset.name}
+                  className={cx(
+                    "relative flex cursor-pointer flex-col rounded-xl px-4 py-3 ring-1 transition-colors ring-inset",
+                    checked ? "bg-indigo-50/60 ring-2 ring-indigo-600" : "bg-white ring-zinc-200 hover:bg-zinc-50",
+                  )}
+                >
+                  <input
+                    type="checkbox"
+                    className="sr-only"
+                    checked={checked}
+                    onChange={() => togglePreset(preset.name)}
+                    aria-label={`${preset.name} preset`}
+                  />
+                  <span className="flex items-center justify-between">
+                    <span className="text-base font-semibold text-zinc-900">{preset.name}</span>
+                    <span
+                      className={cx(
+                        "flex size-5 items-center justify-center rounded-full",
+                        checked ? "bg-indigo-600 text-white" : "ring-1 ring-zinc-300",
+                      )}
+                    >
+                      {checked && <CheckIcon className="size-3.5" strokeWidth={3} />}
+                    </span>
+                  </span>
+                  <span className="mt-1 text-xs text-zinc-600">
+                    {preset.width}×{preset.height}
+                  </span>
+                  <span className="text-xs text-zinc-500">
+                    {formatBitrate(preset.bitrate)} · {preset.fps} fps
+                  </span>
+                </label>
+              );
+            })}
+          </div>
+
+          {custom.length > 0 && (
+            <div className="mt-4 space-y-2">
+              <div className="hidden grid-cols-[1.3fr_1fr_1fr_1.2fr_0.8fr_auto] gap-2 px-0.5 text-xs font-medium text-zinc-500 sm:grid">
+                <span>Name</span>
+                <span>Width</span>
+                <span>Height</span>
+                <span>Bitrate (kbps)</span>
+                <span>FPS</span>
+                <span className="w-8" />
+              </div>
+              {custom.map((row, i) => (
+                <div
+                  key={row.key}
+                  className="grid grid-cols-2 gap-2 rounded-lg bg-zinc-50 p-2 sm:grid-cols-[1.3fr_1fr_1fr_1.2fr_0.8fr_auto] sm:bg-transparent sm:p-0"
+                >
+                  <label className="block">
+                    <span className="mb-1 block text-xs text-zinc-500 sm:sr-only">Name</span>
+                    <Input
+                      aria-label={`Custom rendition ${i + 1} name`}
+                      placeholder="1080p"
+                      value={row.name}
+                      onChange={(e) => updateRow(row.key, { name: e.target.value })}
+                    />
+                  </label>
+                  <label className="block">
+                    <span className="mb-1 block text-xs text-zinc-500 sm:sr-only">Width</span>
+                    <Input
+                      aria-label={`Custom rendition ${i + 1} width`}
+                      placeholder="1920"
+                      inputMode="numeric"
+                      value={row.width}
+                      onChange={(e) => updateRow(row.key, { width: e.target.value })}
+                    />
+                  </label>
+                  <label className="block">
+                    <span className="mb-1 block text-xs text-zinc-500 sm:sr-only">Height</span>
+                    <Input
+                      aria-label={`Custom rendition ${i + 1} height`}
+                      placeholder="1080"
+                      inputMode="numeric"
+                      value={row.height}
+                      onChange={(e) => updateRow(row.key, { height: e.target.value })}
+                    />
+                  </label>
+                  <label className="block">
+                    <span className="mb-1 block text-xs text-zinc-500 sm:sr-only">Bitrate (kbps)</span>
+                    <Input
+                      aria-label={`Custom rendition ${i + 1} bitrate in kbps`}
+                      placeholder="6000"
+                      inputMode="numeric"
+                      value={row.kbps}
+                      onChange={(e) => updateRow(row.key, { kbps: e.target.value })}
+                    />
+                  </label>
+                  <label className="block">
+                    <span className="mb-1 block text-xs text-zinc-500 sm:sr-only">FPS</span>
+                    <Input
+                      aria-label={`Custom rendition ${i + 1} frames per second`}
+                      placeholder="30"
+                      inputMode="numeric"
+                      value={row.fps}
+                      onChange={(e) => updateRow(row.key, { fps: e.target.value })}
+                    />
+                  </label>
+                  <Button
+                    variant="ghost"
+                    className="self-end sm:w-9 sm:px-0"
+                    aria-label={`Remove custom rendition ${i + 1}`}
+                    onClick={() => setCustom((rows) => rows.filter((r) => r.key !== row.key))}
+                  >
+                    <XIcon className="size-4" />
+                    <span className="sm:hidden">Remove</span>
+                  </Button>
+                </div>
+              ))}
+            </div>
+          )}
+
+          <div className="mt-3 flex items-center justify-between">
+            <Button variant="ghost" size="sm" onClick={() => setCustom((rows) => [...rows, newRow()])}>
+              <PlusIcon /> Add custom rendition
+            </Button>
+            <span className="text-xs text-zinc-500">
+              {total === 0 ? "Source only" : `Source + ${total} rendition${total === 1 ? "" : "s"}`}
+            </span>
+          </div>
+        </fieldset>
+
+        <div className="rounded-xl bg-zinc-50 px-4 py-3 ring-1 ring-zinc-200 ring-inset">
+          <Checkbox
+            label="Record broadcasts"
+            description="Keep a recording of every broadcast so it can be watched on demand afterwards."
+            checked={record}
+            onChange={(e) => setRecord(e.target.checked)}
+          />
+        </div>
+      </ModalBody>
+      <ModalFooter>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button type="submit" variant="primary" pending={create.isPending}>
+          Create stream
+        </Button>
+      </ModalFooter>
+    </form>
+  );
+}

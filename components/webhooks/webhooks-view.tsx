@@ -1,0 +1,150 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { CopyField } from "@/components/ui/copy";
+import { ChevronRightIcon, PlusIcon, ShieldIcon, WebhookIcon } from "@/components/ui/icons";
+import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
+import { EmptyState, ErrorState, PageHeader, SkeletonRows } from "@/components/ui/states";
+import { formatDateTime, timeAgo } from "@/lib/client/format";
+import { useCreateWebhook, useWebhooks, type WebhookCreated } from "@/lib/client/hooks";
+import type { Webhook } from "@/lib/webhooks/schema";
+import { WebhookFields } from "./webhook-form";
+
+export function WebhooksView() {
+  const webhooks = useWebhooks();
+  const [creating, setCreating] = useState(false);
+
+  const createButton = (
+    <Button variant="primary" onClick={() => setCreating(true)}>
+      <PlusIcon /> Add webhook
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Webhooks"
+        description="Castline calls your endpoint when something happens: a stream goes live, a recording is ready, an upload finishes. Each call is signed with the webhook's secret."
+        action={webhooks.data?.length ? createButton : undefined}
+      />
+
+      {webhooks.isPending ? (
+        <SkeletonRows />
+      ) : webhooks.isError ? (
+        <ErrorState error={webhooks.error} onRetry={() => webhooks.refetch()} />
+      ) : webhooks.data.length === 0 ? (
+        <EmptyState
+          icon={<WebhookIcon className="size-6" />}
+          title="No webhooks yet"
+          description="Get notified the moment you go live, a recording is ready or a task finishes: add an endpoint and choose the events."
+          action={createButton}
+        />
+      ) : (
+        <ul aria-label="Webhooks" className="divide-y divide-zinc-100 overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200">
+          {webhooks.data.map((webhook) => (
+            <WebhookRow key={webhook.id} webhook={webhook} />
+          ))}
+        </ul>
+      )}
+
+      <CreateWebhookDialog open={creating} onClose={() => setCreating(false)} />
+    </>
+  );
+}
+
+function WebhookRow({ webhook }: { webhook: Webhook }) {
+  const failure = webhook.status?.lastFailure;
+  const shown = webhook.events.slice(0, 3);
+  return (
+    <li>
+      <Link href={`/webhooks/${webhook.id}`} className="group flex items-center gap-4 px-4 py-4 transition-colors hover:bg-zinc-50 sm:px-5">
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-600">
+          <WebhookIcon className="size-5" />
+        </span>
+        <span className="min-w-0 flex-1">
+          <span className="flex items-center gap-2">
+            <span className="truncate font-medium text-zinc-900">{webhook.name}</span>
+            {failure && <Badge tone="red">Failing</Badge>}
+          </span>
+          <span className="mt-0.5 block truncate font-mono text-xs text-zinc-500">{webhook.url}</span>
+          <span className="mt-1.5 flex flex-wrap gap-1.5">
+            {shown.map((e) => (
+              <Badge key={e} tone="indigo" className="font-mono">
+                {e}
+              </Badge>
+            ))}
+            {webhook.events.length > shown.length && <Badge>+{webhook.events.length - shown.length} more</Badge>}
+          </span>
+        </span>
+        <span className="hidden shrink-0 text-right text-xs text-zinc-500 sm:block">
+          {webhook.status?.lastTriggeredAt ? (
+            <span title={formatDateTime(webhook.status.lastTriggeredAt)}>Last sent {timeAgo(webhook.status.lastTriggeredAt)}</span>
+          ) : (
+            <span title={formatDateTime(webhook.createdAt)}>Added {timeAgo(webhook.createdAt)}</span>
+          )}
+        </span>
+        <ChevronRightIcon className="size-4 shrink-0 text-zinc-300 group-hover:text-zinc-500" />
+      </Link>
+    </li>
+  );
+}
+
+function CreateWebhookDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const create = useCreateWebhook();
+  const [created, setCreated] = useState<WebhookCreated | null>(null);
+
+  const close = () => {
+    setCreated(null);
+    create.reset();
+    onClose();
+  };
+
+  if (created) {
+    return (
+      <Modal open={open} onClose={close} title="Webhook added" dismissible={false}>
+        <ModalBody>
+          <p className="text-sm text-zinc-600">
+            <strong className="font-semibold text-zinc-900">{created.name}</strong> will receive {created.events.length} event
+            {created.events.length === 1 ? "" : "s"}. Check each call&apos;s signature with this signing secret.
+          </p>
+          <div>
+            <p className="mb-1.5 text-sm font-medium text-zinc-800">Signing secret</p>
+            <CopyField value={created.sharedSecret} label="signing secret" testId="webhook-secret" />
+          </div>
+          <div className="flex gap-3 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
+            <ShieldIcon className="mt-0.5 size-4 shrink-0 text-amber-600" />
+            <p>
+              Copy it now: <strong>this is the only time the secret is shown.</strong>
+            </p>
+          </div>
+        </ModalBody>
+        <ModalFooter>
+          <Button variant="primary" onClick={close}>
+            Done
+          </Button>
+        </ModalFooter>
+      </Modal>
+    );
+  }
+
+  return (
+    <Modal open={open} onClose={close} title="Add a webhook" description="Choose where Castline should send events, and which ones." wide>
+      <WebhookFields
+        error={create.error}
+        bodyClassName="px-6 py-5"
+        onSubmit={(values) => create.mutate(values, { onSuccess: setCreated })}
+        footer={
+          <ModalFooter>
+            <Button onClick={close}>Cancel</Button>
+            <Button type="submit" variant="primary" pending={create.isPending}>
+              Add webhook
+            </Button>
+          </ModalFooter>
+        }
+      />
+    </Modal>
+  );
+}

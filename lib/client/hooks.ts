@@ -1,0 +1,206 @@
+"use client";
+
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ApiKey } from "@/lib/api-keys/schema";
+import type { Session } from "@/lib/sessions/schema";
+import type { Profile, Stream, StreamPatch } from "@/lib/streams/schema";
+import type { Target, TargetPatch } from "@/lib/targets/schema";
+import type { Webhook } from "@/lib/webhooks/schema";
+import type { WebhookEvent } from "@/lib/webhooks/events";
+import { api, apiPage } from "./api";
+
+/** Live status changes without the user doing anything: lists and details poll. */
+const STREAM_POLL_MS = 10_000;
+
+const keys = {
+  apiKeys: ["api-keys"] as const,
+  streams: ["streams"] as const,
+  stream: (id: string) => ["streams", id] as const,
+  sessions: (id: string) => ["streams", id, "sessions"] as const,
+  targets: ["targets"] as const,
+  webhooks: ["webhooks"] as const,
+  webhook: (id: string) => ["webhooks", id] as const,
+};
+
+const enc = encodeURIComponent;
+
+// ---- API keys
+
+export type ApiKeyCreated = ApiKey & { key: string };
+
+export function useApiKeys() {
+  return useQuery({ queryKey: keys.apiKeys, queryFn: () => api<ApiKey[]>("/api/api-key") });
+}
+
+export function useCreateApiKey() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => api<ApiKeyCreated>("/api/api-key", "POST", { name }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.apiKeys }),
+  });
+}
+
+export function useRevokeApiKey() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(`/api/api-key/${enc(id)}`, "DELETE"),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.apiKeys }),
+  });
+}
+
+// ---- streams
+
+const STREAM_PAGE = 50;
+
+export function useStreams() {
+  return useInfiniteQuery({
+    queryKey: keys.streams,
+    queryFn: ({ pageParam }) => apiPage<Stream>(pageParam),
+    initialPageParam: `/api/stream?streamsonly=1&limit=${STREAM_PAGE}`,
+    getNextPageParam: (last) => last.next,
+    refetchInterval: STREAM_POLL_MS,
+  });
+}
+
+export function useStream(id: string) {
+  return useQuery({
+    queryKey: keys.stream(id),
+    queryFn: () => api<Stream>(`/api/stream/${enc(id)}`),
+    refetchInterval: STREAM_POLL_MS,
+  });
+}
+
+export function useStreamSessions(id: string) {
+  return useQuery({
+    queryKey: keys.sessions(id),
+    queryFn: () => api<Session[]>(`/api/stream/${enc(id)}/sessions?limit=20`),
+    refetchInterval: STREAM_POLL_MS * 3,
+  });
+}
+
+export interface NewStream {
+  name: string;
+  profiles: Profile[];
+  record: boolean;
+}
+
+export function useCreateStream() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NewStream) => api<Stream>("/api/stream", "POST", input),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.streams }),
+  });
+}
+
+/** Switches and target lists answer at once; the server's copy replaces the guess afterwards. */
+export function useUpdateStream(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: StreamPatch) => api(`/api/stream/${enc(id)}`, "PATCH", patch),
+    onMutate: async (patch) => {
+      await qc.cancelQueries({ queryKey: keys.stream(id) });
+      const previous = qc.getQueryData<Stream>(keys.stream(id));
+      if (previous) qc.setQueryData<Stream>(keys.stream(id), { ...previous, ...(patch as Partial<Stream>) });
+      return { previous };
+    },
+    onError: (_err, _patch, context) => {
+      if (context?.previous) qc.setQueryData(keys.stream(id), context.previous);
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: keys.streams }),
+  });
+}
+
+export function useDeleteStream() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(`/api/stream/${enc(id)}`, "DELETE"),
+    onSuccess: (_data, id) => {
+      qc.removeQueries({ queryKey: keys.stream(id) });
+      return qc.invalidateQueries({ queryKey: keys.streams, exact: true });
+    },
+  });
+}
+
+// ---- multistream targets
+
+export function useTargets() {
+  return useQuery({
+    queryKey: keys.targets,
+    queryFn: async () => (await apiPage<Target>("/api/multistream/target?limit=1000")).items,
+  });
+}
+
+export function useCreateTarget() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { name?: string; url: string }) => api<Target>("/api/multistream/target", "POST", input),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.targets }),
+  });
+}
+
+export function useUpdateTarget() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, patch }: { id: string; patch: TargetPatch }) =>
+      api(`/api/multistream/target/${enc(id)}`, "PATCH", patch),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.targets }),
+  });
+}
+
+export function useDeleteTarget() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(`/api/multistream/target/${enc(id)}`, "DELETE"),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.targets }),
+  });
+}
+
+// ---- webhooks
+
+export interface WebhookForm {
+  name: string;
+  url: string;
+  events: WebhookEvent[];
+}
+export type WebhookCreated = Webhook & { sharedSecret: string };
+
+export function useWebhooks() {
+  return useQuery({
+    queryKey: keys.webhooks,
+    queryFn: async () => (await apiPage<Webhook>("/api/webhook?limit=1000")).items,
+  });
+}
+
+export function useWebhook(id: string) {
+  return useQuery({ queryKey: keys.webhook(id), queryFn: () => api<Webhook>(`/api/webhook/${enc(id)}`) });
+}
+
+export function useCreateWebhook() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: WebhookForm) => api<WebhookCreated>("/api/webhook", "POST", input),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.webhooks }),
+  });
+}
+
+export function useUpdateWebhook(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: WebhookForm) => api<Webhook>(`/api/webhook/${enc(id)}`, "PUT", input),
+    onSuccess: (webhook) => {
+      qc.setQueryData(keys.webhook(id), webhook);
+      return qc.invalidateQueries({ queryKey: keys.webhooks, exact: true });
+    },
+  });
+}
+
+export function useDeleteWebhook() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<Webhook>(`/api/webhook/${enc(id)}`, "DELETE"),
+    onSuccess: (_data, id) => {
+      qc.removeQueries({ queryKey: keys.webhook(id) });
+      return qc.invalidateQueries({ queryKey: keys.webhooks, exact: true });
+    },
+  });
+}
