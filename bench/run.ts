@@ -9,6 +9,7 @@ import { createUser } from "@/lib/users/service";
 import { startAppProcess } from "../scripts/app-process";
 import { buildIfNeeded } from "../scripts/build-if-needed";
 import { benchApi } from "./api";
+import { benchWebhooks } from "./webhooks";
 
 /** `npm run bench`: the production build on a real PostgreSQL, figures printed per section. */
 async function main() {
@@ -23,7 +24,10 @@ async function main() {
     const { key } = await createApiKey(user.id, "bench");
     const stream = await createStream(user.id, { name: "bench" });
     console.log(`Castline benchmarks — ${os.cpus().length} cores, node ${process.version}`);
-    await benchApi({ appUrl: app.url, key, streamId: stream.id, env });
+    const only = process.argv.slice(2);
+    const wanted = (section: string) => !only.length || only.includes(section);
+    if (wanted("api")) await benchApi({ appUrl: app.url, key, streamId: stream.id, env });
+    if (wanted("webhooks")) await benchWebhooks({ userId: user.id });
   } finally {
     await app.stop();
     await closeDb();

@@ -207,3 +207,71 @@ export const tasks = pgTable(
   (t) => [index("tasks_user_idx").on(t.userId, t.createdAt, t.id)],
 );
 
+/*
+ * Background jobs for the built-in driver (lib/jobs), used when no Inngest server is
+ * configured. With an Inngest server these tables stay empty.
+ */
+
+/** What a memoised step holds, in the shape the Inngest SDK expects back. */
+export type JobStepResult = { data: unknown } | { error: unknown };
+
+/**
+ * The functions the driver serves, written when it starts (like an app sync with an
+ * Inngest server), so that emit() in any process can create their runs.
+ */
+export const jobFunctions = pgTable("job_functions", {
+  /** "<app id>-<function id>", the id Inngest uses. */
+  id: text("id").primaryKey(),
+  appId: text("app_id").notNull(),
+  /** Names of the events that trigger the function. */
+  events: text("events").array().notNull(),
+  concurrencyLimit: integer("concurrency_limit"),
+  /** Path under event.data of the concurrency key; null: one limit for the whole function. */
+  concurrencyKeyPath: text("concurrency_key_path").array(),
+  syncedAt: ms("synced_at").notNull(),
+});
+
+export const jobEvents = pgTable("job_events", {
+  /** Given by the sender to de-duplicate: an event id is accepted once. */
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+  ts: ms("ts").notNull(),
+});
+
+/** One execution of a function for an event, with everything needed to resume it. */
+export const jobRuns = pgTable(
+  "job_runs",
+  {
+    id: text("id").primaryKey(),
+    functionId: text("function_id").notNull(),
+    eventId: text("event_id").notNull().references(() => jobEvents.id, { onDelete: "cascade" }),
+    status: text("status").$type<"pending" | "completed" | "failed">().notNull().default("pending"),
+    /** Memoised step results by hashed step id, and their ids in completion order. */
+    steps: jsonb("steps").$type<Record<string, JobStepResult>>().notNull().default({}),
+    stack: text("stack").array().notNull().default(sql`'{}'::text[]`),
+    /** Steps the SDK asked to run one by one (parallel steps), still to run. */
+    planned: text("planned").array().notNull().default(sql`'{}'::text[]`),
+    /** Attempt of the current step, from 0; reset when a step completes. */
+    attempt: integer("attempt").notNull().default(0),
+    /** Set once the run has had parallel steps: the SDK then plans every step. */
+    parallel: boolean("parallel").notNull().default(false),
+    /** "<function id>:<key value>" for functions with a concurrency limit. */
+    concurrencyKey: text("concurrency_key"),
+    concurrencyLimit: integer("concurrency_limit"),
+    /** When the run may continue: now, after a sleep, or after a retry's back-off. */
+    nextRunAt: ms("next_run_at").notNull(),
+    /** The process driving the run, until locked_until (a lease it renews while busy). */
+    lockedBy: text("locked_by"),
+    lockedUntil: ms("locked_until").notNull().default(0),
+    output: jsonb("output"),
+    error: jsonb("error"),
+    createdAt: createdAt(),
+    endedAt: ms("ended_at"),
+  },
+  (t) => [
+    index("job_runs_due_idx").on(t.nextRunAt).where(sql`status = 'pending'`),
+    index("job_runs_concurrency_idx").on(t.concurrencyKey, t.lockedUntil).where(sql`status = 'pending'`),
+    index("job_runs_event_idx").on(t.eventId),
+  ],
+);

@@ -3,12 +3,13 @@ import type { AddressInfo } from "node:net";
 import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
 import { ensureAuthSecret } from "@/lib/auth/secret";
+import { startBackgroundWork } from "@/lib/jobs/start";
 import { config } from "@/lib/config";
 import { buildIfNeeded } from "./build-if-needed";
 
 /**
  * `npm start`: the one place long-running parts start. Database first (embedded
- * unless DATABASE_URL), then the web app on PORT.
+ * unless DATABASE_URL), then the web app on PORT and the background-work driver.
  */
 async function main() {
   (process.env as Record<string, string>).NODE_ENV = "production";
@@ -17,6 +18,8 @@ async function main() {
   ensureAuthSecret(cfg.dataDir);
   const stopDatabase = await setupDatabase();
   buildIfNeeded();
+  // Before any request can emit: the driver records which events start which functions.
+  const driver = await startBackgroundWork();
 
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: process.cwd() });
@@ -35,6 +38,7 @@ async function main() {
     console.log(`${signal}: shutting down`);
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+    await driver?.stop();
     await closeDb();
     await stopDatabase();
     process.exit(0);

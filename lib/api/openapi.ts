@@ -6,7 +6,7 @@ import { RecordPatch, Stream, StreamCreate, StreamListQuery, StreamPatch } from 
 import { Target, TargetCreate, TargetCreated, TargetPatch } from "@/lib/targets/schema";
 import { Task } from "@/lib/tasks/schema";
 import { SignUp, User } from "@/lib/users/schema";
-import { Webhook, WebhookCreated, WebhookInput } from "@/lib/webhooks/schema";
+import { Webhook, WebhookCreated, WebhookDelivery, WebhookInput, WebhookTestRequest } from "@/lib/webhooks/schema";
 import { PageQuery } from "./pagination";
 
 /**
@@ -26,7 +26,7 @@ interface Operation {
 }
 
 const list = (item: z.ZodType) => z.array(item);
-const byId = { name: "id", in: "path", required: true, schema: { type: "string" } };
+const Queued = z.object({ eventId: z.string(), event: z.string() }).meta({ id: "QueuedDelivery" });
 
 const operations: Record<string, Record<string, Operation>> = {
   "/stream": {
@@ -70,6 +70,18 @@ const operations: Record<string, Record<string, Operation>> = {
     get: { tag: "Webhooks", summary: "Retrieve a webhook", status: 200, response: Webhook, errors: [404] },
     put: { tag: "Webhooks", summary: "Replace a webhook", body: WebhookInput, status: 200, response: Webhook, errors: [404, 422] },
     delete: { tag: "Webhooks", summary: "Delete a webhook", status: 200, response: Webhook, errors: [404] },
+  },
+  "/webhook/{id}/log": {
+    get: { tag: "Webhooks", summary: "Delivery attempts, newest first", query: PageQuery, status: 200, response: list(WebhookDelivery), errors: [404] },
+  },
+  "/webhook/{id}/log/{logId}": {
+    get: { tag: "Webhooks", summary: "One delivery attempt", status: 200, response: WebhookDelivery, errors: [404] },
+  },
+  "/webhook/{id}/log/{logId}/resend": {
+    post: { tag: "Webhooks", summary: "Deliver a logged event again (same event id, new signature)", status: 202, response: Queued, errors: [404] },
+  },
+  "/webhook/{id}/test": {
+    post: { tag: "Webhooks", summary: "Send a sample event through the delivery path", body: WebhookTestRequest, status: 202, response: Queued, errors: [404, 422] },
   },
   "/user": { post: { tag: "Users", summary: "Sign up (no auth; ALLOW_SIGNUP)", auth: false, body: SignUp, status: 201, response: User, errors: [400, 403, 422] } },
   "/user/me": { get: { tag: "Users", summary: "The caller", status: 200, response: User } },
@@ -125,7 +137,7 @@ export function openApiDocument(serverUrl: string) {
         summary: op.summary,
         ...(op.auth === false ? { security: [] } : {}),
         parameters: [
-          ...(path.includes("{id}") ? [byId] : []),
+          ...[...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } })),
           ...Object.entries(querySchema?.properties ?? {}).map(([name, schema]) => ({ name, in: "query", schema })),
         ],
         ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.body, "input") } } } } : {}),

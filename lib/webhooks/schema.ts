@@ -53,3 +53,23 @@ export type Webhook = z.infer<typeof Webhook>;
 
 /** Only the creation response carries the signing secret. */
 export const WebhookCreated = Webhook.extend({ sharedSecret: z.string() }).meta({ id: "WebhookCreated" });
+
+export const WebhookDelivery = z
+  .object({
+    id: z.string(),
+    webhookId: z.string(),
+    eventId: z.string().describe("the same on every attempt of one event"),
+    event: z.string(),
+    createdAt: z.number(),
+    request: z.object({ url: z.string(), method: z.literal("POST"), headers: z.record(z.string(), z.string()), body: z.string() }),
+    response: z.object({ status: z.number(), body: z.string().describe("first KiB") }).optional(),
+    durationMs: z.number(),
+    success: z.boolean(),
+    error: z.string().optional(),
+  })
+  .meta({ id: "WebhookDelivery" });
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const WebhookTestRequest = z
+  .strictObject({ event: z.enum(WEBHOOK_EVENTS, { message: `must be one of: ${WEBHOOK_EVENTS.join(", ")}` }) })
+  .meta({ id: "WebhookTestPayload" });

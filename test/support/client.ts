@@ -31,7 +31,8 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   if (opts.raw !== undefined) body = opts.raw;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers["content-type"] ??= "application/json";
-  const res = await fetch(new URL(path.startsWith("/") ? path : `/api/${path}`, BASE), {
+  const url = /^https?:/.test(path) ? path : new URL(path.startsWith("/") ? path : `/api/${path}`, BASE);
+  const res = await fetch(url, {
     method,
     headers,
     body,
@@ -67,11 +68,13 @@ function cookiesOf(res: Res): string {
 }
 
 /** Signs in through Auth.js's credentials flow, as the browser does; returns the session cookie. */
-export async function signIn(email: string, password: string): Promise<string> {
-  const csrf = await call("GET", "/api/auth/csrf");
+export const signIn = (email: string, password: string) => signInAt(BASE, email, password);
+
+export async function signInAt(base: string, email: string, password: string): Promise<string> {
+  const csrf = await call("GET", `${base}/api/auth/csrf`);
   const csrfCookie = cookiesOf(csrf);
   const form = new URLSearchParams({ email, password, csrfToken: csrf.body.csrfToken, json: "true" });
-  const res = await call("POST", "/api/auth/callback/credentials", {
+  const res = await call("POST", `${base}/api/auth/callback/credentials`, {
     cookie: csrfCookie,
     raw: form.toString(),
     headers: { "content-type": "application/x-www-form-urlencoded" },

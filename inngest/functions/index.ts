@@ -1,0 +1,9 @@
+import type { InngestFunction } from "inngest";
+import { deliverWebhook } from "./webhooks";
+
+/**
+ * Every background function, served at /api/inngest for an Inngest server and run by
+ * the built-in driver otherwise. Add each new function here; code starts them only
+ * through emit() from lib/jobs/emit.ts.
+ */
+export const functions: InngestFunction.Any[] = [deliverWebhook];

@@ -1,0 +1,28 @@
+import { attemptDelivery, RETRY_SCHEDULE, type WebhookEventData } from "@/lib/webhooks/delivery";
+import { DELIVERY_REQUESTED } from "@/lib/webhooks/notify";
+import { inngest } from "../client";
+
+/**
+ * Delivers one event to one webhook. The back-off lives here (sleeps between
+ * attempts) rather than in function retries, so it is the same on any driver and
+ * a non-retriable answer (most 4xx) ends the series at once.
+ */
+export const deliverWebhook = inngest.createFunction(
+  {
+    id: "webhook-deliver",
+    triggers: [{ event: DELIVERY_REQUESTED }],
+    retries: 0,
+    concurrency: { limit: 8, key: "event.data.webhookId" },
+  },
+  async ({ event, step }) => {
+    const { webhookId, event: data } = event.data as { webhookId: string; event: WebhookEventData };
+    for (let attempt = 0; ; attempt++) {
+      const result = await step.run(`attempt ${attempt + 1}`, () => attemptDelivery(webhookId, data));
+      if (result.ok) return { delivered: true, attempts: attempt + 1 };
+      if (!result.retriable || attempt >= RETRY_SCHEDULE.length) {
+        return { delivered: false, attempts: attempt + 1, error: result.error };
+      }
+      await step.sleep(`back off ${attempt + 1}`, RETRY_SCHEDULE[attempt]);
+    }
+  },
+);

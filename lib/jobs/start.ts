@@ -1,0 +1,16 @@
+import { inngest } from "@/inngest/client";
+import { functions } from "@/inngest/functions";
+import { startJobDriver, type JobDriver } from "./driver";
+import { usesInngestServer } from "./mode";
+
+/**
+ * Starts the built-in driver for the app's functions, unless an Inngest server
+ * drives them (then it calls /api/inngest and nothing runs here).
+ */
+export async function startBackgroundWork(): Promise<JobDriver | undefined> {
+  if (usesInngestServer()) {
+    console.log("background work: driven by the Inngest server through /api/inngest");
+    return undefined;
+  }
+  return startJobDriver({ functions, client: inngest });
+}

@@ -1,0 +1,120 @@
+import { and, eq } from "drizzle-orm";
+import { db } from "@/db/client";
+import { webhookDeliveries, webhooks } from "@/db/schema";
+import { newId } from "@/lib/ids";
+import { guardedRequest, PrivateAddressError } from "@/lib/net/guard";
+import type { WebhookEvent } from "./events";
+import { signatureHeaders } from "./signature";
+
+/** What an event carries to each subscribed webhook; the id stays the same on every retry. */
+export type WebhookEventData = {
+  eventId: string;
+  event: WebhookEvent;
+  userId: string;
+  createdAt: number;
+  /** The stream the event is about, without its key. */
+  stream?: Record<string, unknown>;
+  payload: Record<string, unknown>;
+};
+
+export interface AttemptResult {
+  ok: boolean;
+  /** Worth trying again later: network errors, timeouts, 5xx, 408, 429. */
+  retriable: boolean;
+  status?: number;
+  error?: string;
+}
+
+const TIMEOUT_MS = 10_000;
+const RESPONSE_PREFIX = 1024;
+/** Waits between attempts: the first retry within seconds, the whole series past 15 minutes. */
+export const RETRY_SCHEDULE = ["1s", "5s", "30s", "2m", "5m", "10m"] as const;
+
+async function readPrefix(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    if (size < RESPONSE_PREFIX) chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length; // the rest is drained, not kept
+  }
+  return Buffer.concat(chunks).subarray(0, RESPONSE_PREFIX).toString("utf8");
+}
+
+const isRetriableStatus = (status: number) => status >= 500 || status === 408 || status === 429;
+
+/** One signed POST of an event to one webhook, logged whatever happens. */
+export async function attemptDelivery(webhookId: string, data: WebhookEventData): Promise<AttemptResult> {
+  const hook = await db().query.webhooks.findFirst({ where: and(eq(webhooks.id, webhookId), eq(webhooks.userId, data.userId)) });
+  if (!hook) return { ok: false, retriable: false, error: "webhook deleted" };
+
+  const timestamp = Date.now();
+  const body = JSON.stringify({
+    id: data.eventId,
+    webhookId,
+    createdAt: data.createdAt,
+    timestamp,
+    event: data.event,
+    userId: data.userId,
+    ...(data.stream ? { stream: data.stream } : {}),
+    payload: data.payload,
+  });
+  const headers = {
+    "content-type": "application/json",
+    "user-agent": "Castline-Webhooks/1.0",
+    "castline-event-id": data.eventId,
+    ...signatureHeaders(hook.sharedSecret, body, timestamp),
+  };
+
+  const started = performance.now();
+  let result: AttemptResult;
+  let responseBody: string | undefined;
+  try {
+    const signal = AbortSignal.timeout(TIMEOUT_MS);
+    const res = await guardedRequest(hook.url, { method: "POST", headers, body, timeoutMs: TIMEOUT_MS, signal });
+    responseBody = await readPrefix(res);
+    const status = res.statusCode ?? 0;
+    if (status >= 200 && status < 300) result = { ok: true, retriable: false, status };
+    else if (status >= 300 && status < 400) result = { ok: false, retriable: false, status, error: "redirects are not followed" };
+    else result = { ok: false, retriable: isRetriableStatus(status), status, error: `receiver answered ${status}` };
+  } catch (err) {
+    const aborted = err instanceof Error && err.name === "AbortError";
+    const message = aborted ? `timed out after ${TIMEOUT_MS / 1000} s` : err instanceof Error ? err.message : String(err);
+    result = { ok: false, retriable: !(err instanceof PrivateAddressError), error: message };
+  }
+  const durationMs = performance.now() - started;
+
+  await db().insert(webhookDeliveries).values({
+    id: newId(),
+    webhookId,
+    userId: data.userId,
+    eventId: data.eventId,
+    event: data.event,
+    url: hook.url,
+    requestHeaders: headers,
+    requestBody: body,
+    responseStatus: result.status ?? null,
+    responseBody: responseBody ?? null,
+    durationMs,
+    success: result.ok,
+    error: result.error ?? null,
+    createdAt: timestamp,
+  });
+  await db()
+    .update(webhooks)
+    .set({
+      lastTriggeredAt: timestamp,
+      ...(result.ok
+        ? {}
+        : {
+            lastFailure: {
+              timestamp,
+              ...(result.status ? { statusCode: result.status } : {}),
+              ...(result.error ? { error: result.error } : {}),
+              ...(responseBody ? { response: responseBody } : {}),
+            },
+          }),
+    })
+    .where(eq(webhooks.id, webhookId));
+  return result;
+}
+
