@@ -9,15 +9,17 @@ import { createUser } from "@/lib/users/service";
 import { startAppProcess } from "../scripts/app-process";
 import { buildIfNeeded } from "../scripts/build-if-needed";
 import { benchApi } from "./api";
+import { benchJobs } from "./jobs";
 import { benchWebhooks } from "./webhooks";
 
 /** `npm run bench`: the production build on a real PostgreSQL, figures printed per section. */
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-bench-"));
   process.env.DATA_DIR = dataDir;
+  process.env.ALLOW_PRIVATE_URLS = "true"; // every receiver here is on loopback
   const stopDatabase = await setupDatabase();
   buildIfNeeded();
-  const env = { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ALLOW_PRIVATE_URLS: "true" };
+  const env = { ...process.env, PORT: "0", HOST: "127.0.0.1" };
   const app = await startAppProcess(env);
   try {
     const user = await createUser({ email: `bench-${Date.now()}@example.com` });
@@ -27,6 +29,7 @@ async function main() {
     const only = process.argv.slice(2);
     const wanted = (section: string) => !only.length || only.includes(section);
     if (wanted("api")) await benchApi({ appUrl: app.url, key, streamId: stream.id, env });
+    if (wanted("jobs")) await benchJobs();
     if (wanted("webhooks")) await benchWebhooks({ userId: user.id });
   } finally {
     await app.stop();

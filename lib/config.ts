@@ -22,6 +22,7 @@ const ConfigSchema = z.object({
   ALLOW_SIGNUP: bool.default(true),
   ALLOW_PRIVATE_URLS: bool.default(false),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(1),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { dataDir: string };

@@ -3,7 +3,9 @@ import type { AddressInfo } from "node:net";
 import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
 import { ensureAuthSecret } from "@/lib/auth/secret";
+import { usesInngestServer } from "@/lib/jobs/mode";
 import { startBackgroundWork } from "@/lib/jobs/start";
+import { startJobWorkers } from "./job-workers";
 import { config } from "@/lib/config";
 import { buildIfNeeded } from "./build-if-needed";
 
@@ -19,7 +21,8 @@ async function main() {
   const stopDatabase = await setupDatabase();
   buildIfNeeded();
   // Before any request can emit: the driver records which events start which functions.
-  const driver = await startBackgroundWork();
+  const driver =
+    cfg.JOB_WORKERS > 0 && !usesInngestServer() ? await startJobWorkers(cfg.JOB_WORKERS) : await startBackgroundWork();
 
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: process.cwd() });

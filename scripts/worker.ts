@@ -2,12 +2,17 @@ import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
 import { startBackgroundWork } from "@/lib/jobs/start";
 
-/** `npm run worker`: the built-in job driver alone, against the same database as the app. */
+/**
+ * `npm run worker`: the built-in job driver alone, against the same database as
+ * the app. `npm start` runs JOB_WORKERS of these as child processes.
+ */
 async function main() {
   const stopDatabase = await setupDatabase();
   const driver = await startBackgroundWork();
-  console.log("worker running the background functions");
+  let stopping = false;
   const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
     await driver?.stop();
     await closeDb();
     await stopDatabase();
@@ -15,6 +20,13 @@ async function main() {
   };
   process.on("SIGINT", () => void shutdown());
   process.on("SIGTERM", () => void shutdown());
+  if (process.send) {
+    // Started by the launcher: live and die with it.
+    process.on("disconnect", () => void shutdown());
+    process.send({ ready: true });
+  } else {
+    console.log("worker running the background functions");
+  }
 }
 
 main().catch((err) => {

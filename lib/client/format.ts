@@ -37,3 +37,60 @@ export function formatDuration(seconds: number): string {
   if (m) return `${m}m ${rest}s`;
   return `${rest}s`;
 }
+
+const clock = new Intl.DateTimeFormat("en", { timeStyle: "medium" });
+const precise = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "medium" });
+
+/** Time of day to the second: retries of one event come seconds apart. */
+export const formatClock = (ms: number) => clock.format(ms);
+export const formatDateTimeSeconds = (ms: number) => precise.format(ms);
+
+const millis = new Intl.NumberFormat("en", { maximumFractionDigits: 0 });
+
+/** A request's duration in milliseconds: a decimal only where it matters. */
+export function formatMs(ms: number): string {
+  return `${ms < 10 ? +ms.toFixed(1) : millis.format(ms)} ms`;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  204: "No Content",
+  301: "Moved Permanently",
+  302: "Found",
+  307: "Temporary Redirect",
+  308: "Permanent Redirect",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  408: "Request Timeout",
+  409: "Conflict",
+  410: "Gone",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+/** "404 Not Found"; just the number for codes without a well-known name. */
+export function formatHttpStatus(status: number): string {
+  const text = STATUS_TEXT[status];
+  return text ? `${status} ${text}` : String(status);
+}
+
+/** Pretty-prints a JSON text; anything else comes back as it was. */
+export function prettyJson(text: string): { text: string; json: boolean } {
+  try {
+    return { text: JSON.stringify(JSON.parse(text), null, 2), json: true };
+  } catch {
+    return { text, json: false };
+  }
+}

@@ -1,11 +1,12 @@
 "use client";
 
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo } from "react";
 import type { ApiKey } from "@/lib/api-keys/schema";
 import type { Session } from "@/lib/sessions/schema";
 import type { Profile, Stream, StreamPatch } from "@/lib/streams/schema";
 import type { Target, TargetPatch } from "@/lib/targets/schema";
-import type { Webhook } from "@/lib/webhooks/schema";
+import type { Webhook, WebhookDelivery } from "@/lib/webhooks/schema";
 import type { WebhookEvent } from "@/lib/webhooks/events";
 import { api, apiPage } from "./api";
 
@@ -20,6 +21,7 @@ const keys = {
   targets: ["targets"] as const,
   webhooks: ["webhooks"] as const,
   webhook: (id: string) => ["webhooks", id] as const,
+  deliveries: (id: string) => ["webhooks", id, "deliveries"] as const,
 };
 
 const enc = encodeURIComponent;
@@ -164,10 +166,14 @@ export interface WebhookForm {
 }
 export type WebhookCreated = Webhook & { sharedSecret: string };
 
+/** A webhook's health changes as deliveries happen in the background: the list polls. */
+const WEBHOOK_POLL_MS = 10_000;
+
 export function useWebhooks() {
   return useQuery({
     queryKey: keys.webhooks,
     queryFn: async () => (await apiPage<Webhook>("/api/webhook?limit=1000")).items,
+    refetchInterval: WEBHOOK_POLL_MS,
   });
 }
 
@@ -202,5 +208,63 @@ export function useDeleteWebhook() {
       qc.removeQueries({ queryKey: keys.webhook(id) });
       return qc.invalidateQueries({ queryKey: keys.webhooks, exact: true });
     },
+  });
+}
+
+// ---- webhook deliveries
+
+const DELIVERY_PAGE = 20;
+
+/**
+ * A webhook's delivery attempts, newest first, polled every `pollMs` so retries and
+ * resends show up on their own. A refetch walks the loaded pages again from the newest,
+ * so "Load more" pages stay contiguous while attempts arrive. A new attempt also
+ * changes the webhook's status, so the webhook and the list are refreshed with it.
+ */
+export function useWebhookDeliveries(webhookId: string, pollMs: number) {
+  const qc = useQueryClient();
+  const query = useInfiniteQuery({
+    queryKey: keys.deliveries(webhookId),
+    queryFn: ({ pageParam }) => apiPage<WebhookDelivery>(pageParam),
+    initialPageParam: `/api/webhook/${enc(webhookId)}/log?limit=${DELIVERY_PAGE}`,
+    getNextPageParam: (last) => last.next,
+    refetchInterval: pollMs,
+    staleTime: 0,
+  });
+
+  const pages = query.data?.pages;
+  const deliveries = useMemo(() => {
+    // An attempt logged between two page fetches could otherwise show twice.
+    const seen = new Set<string>();
+    return (pages ?? []).flatMap((page) => page.items).filter((d) => !seen.has(d.id) && seen.add(d.id));
+  }, [pages]);
+
+  const newest = deliveries[0]?.id;
+  useEffect(() => {
+    if (!newest) return;
+    void qc.invalidateQueries({ queryKey: keys.webhook(webhookId), exact: true });
+    void qc.invalidateQueries({ queryKey: keys.webhooks, exact: true });
+  }, [qc, webhookId, newest]);
+
+  return { ...query, deliveries };
+}
+
+/** What the API answers when it has queued a delivery. */
+export interface QueuedEvent {
+  eventId: string;
+  event: string;
+}
+
+export function useSendTestEvent(webhookId: string) {
+  return useMutation({
+    mutationFn: (event: WebhookEvent) => api<QueuedEvent>(`/api/webhook/${enc(webhookId)}/test`, "POST", { event }),
+  });
+}
+
+/** Queues the same event again (same event id, fresh signature); it is logged as a new attempt. */
+export function useResendDelivery(webhookId: string) {
+  return useMutation({
+    mutationFn: (deliveryId: string) =>
+      api<QueuedEvent>(`/api/webhook/${enc(webhookId)}/log/${enc(deliveryId)}/resend`, "POST"),
   });
 }

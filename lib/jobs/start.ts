@@ -2,6 +2,7 @@ import { inngest } from "@/inngest/client";
 import { functions } from "@/inngest/functions";
 import { startJobDriver, type JobDriver } from "./driver";
 import { usesInngestServer } from "./mode";
+import { usePlainProcessEnv } from "./plain-env";
 
 /**
  * Starts the built-in driver for the app's functions, unless an Inngest server
@@ -12,5 +13,6 @@ export async function startBackgroundWork(): Promise<JobDriver | undefined> {
     console.log("background work: driven by the Inngest server through /api/inngest");
     return undefined;
   }
+  usePlainProcessEnv();
   return startJobDriver({ functions, client: inngest });
 }

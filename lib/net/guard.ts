@@ -78,6 +78,12 @@ export interface GuardedRequestOptions {
   signal?: AbortSignal;
 }
 
+/** Connections are kept alive between requests: receivers and stores get many in a row. */
+const agents = {
+  "http:": new http.Agent({ keepAlive: true, maxSockets: 64 }),
+  "https:": new https.Agent({ keepAlive: true, maxSockets: 64 }),
+};
+
 /** An HTTP(S) request that refuses private addresses; resolves with the response stream. */
 export function guardedRequest(url: string, opts: GuardedRequestOptions): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -88,14 +94,17 @@ export function guardedRequest(url: string, opts: GuardedRequestOptions): Promis
       headers: opts.headers,
       lookup: guardedLookup,
       timeout: opts.timeoutMs,
-      agent: false,
+      agent: agents[target.protocol as keyof typeof agents],
       signal: opts.signal,
     });
     req.on("socket", (socket) => {
-      socket.once("connect", () => {
+      const check = () => {
         const address = socket.remoteAddress ?? "";
         if (!allowPrivate() && isPrivateAddress(address)) req.destroy(new PrivateAddressError(address));
-      });
+      };
+      // A kept-alive socket was checked when it connected; check again anyway, it is cheap.
+      if (socket.connecting) socket.once("connect", check);
+      else check();
     });
     req.on("timeout", () => req.destroy(new Error(`timed out after ${opts.timeoutMs / 1000} s`)));
     req.on("error", reject);

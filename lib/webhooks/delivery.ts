@@ -83,7 +83,7 @@ export async function attemptDelivery(webhookId: string, data: WebhookEventData)
   }
   const durationMs = performance.now() - started;
 
-  await db().insert(webhookDeliveries).values({
+  const log = db().insert(webhookDeliveries).values({
     id: newId(),
     webhookId,
     userId: data.userId,
@@ -99,7 +99,7 @@ export async function attemptDelivery(webhookId: string, data: WebhookEventData)
     error: result.error ?? null,
     createdAt: timestamp,
   });
-  await db()
+  const status = db()
     .update(webhooks)
     .set({
       lastTriggeredAt: timestamp,
@@ -115,6 +115,7 @@ export async function attemptDelivery(webhookId: string, data: WebhookEventData)
           }),
     })
     .where(eq(webhooks.id, webhookId));
+  await Promise.all([log, status]);
   return result;
 }
 
