@@ -22,6 +22,12 @@ export interface ProfileRow {
   bitrate: number;
   fps: number;
 }
+export interface IngestHealthRow {
+  bitrateKbps?: number;
+  fps?: number;
+  keyframeIntervalS?: number;
+  updatedAt: number;
+}
 export interface TargetRefRow {
   id: string;
   profile: string;
@@ -75,6 +81,8 @@ export const streams = pgTable(
     lastSeen: ms("last_seen"),
     multistreamTargets: jsonb("multistream_targets").$type<TargetRefRow[]>().notNull().default(sql`'[]'::jsonb`),
     ...segmentCounters(),
+    /** Ingest health of the current broadcast, from the media node's heartbeats. */
+    health: jsonb("health").$type<IngestHealthRow>(),
     createdAt: createdAt(),
     /** Deleted streams stay for their sessions' recordings, hidden from the API. */
     deletedAt: ms("deleted_at"),
@@ -98,6 +106,9 @@ export const sessions = pgTable(
     recordingUrl: text("recording_url"),
     mp4Url: text("mp4_url"),
     assetId: text("asset_id"),
+    /** When its HLS playlist first worked (stream.started). */
+    readyAt: ms("ready_at"),
+    mediaNodeId: text("media_node_id"),
     createdAt: createdAt(),
     endedAt: ms("ended_at"),
   },

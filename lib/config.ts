@@ -23,6 +23,14 @@ const ConfigSchema = z.object({
   ALLOW_PRIVATE_URLS: bool.default(false),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(1),
+  MEDIA_NODE: bool.default(true),
+  RTMP_PORT: z.coerce.number().int().min(1).max(65535).default(1935),
+  RTMP_HOST: z.string().min(1).default("0.0.0.0"),
+  HLS_SEGMENT_S: z.coerce.number().min(1).max(10).default(2),
+  RECORDING_RECONNECT_WINDOW_S: z.coerce.number().min(0).max(86_400).default(360),
+  MEDIA_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  APP_URL: z.url({ message: "must be the URL where media nodes reach the app, e.g. http://10.0.0.5:3000" }).optional(),
+  FFMPEG_PATH: z.string().min(1).default("ffmpeg"),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { dataDir: string };

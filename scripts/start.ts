@@ -2,36 +2,62 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
-import { ensureAuthSecret } from "@/lib/auth/secret";
+import { config } from "@/lib/config";
 import { usesInngestServer } from "@/lib/jobs/mode";
 import { startBackgroundWork } from "@/lib/jobs/start";
-import { startJobWorkers } from "./job-workers";
-import { config } from "@/lib/config";
+import { endSessionsOfNode } from "@/lib/live/service";
+import { ensureSecret } from "@/lib/secrets";
 import { buildIfNeeded } from "./build-if-needed";
+import { superviseChild, type Child } from "./children";
 
 /**
- * `npm start`: the one place long-running parts start. Database first (embedded
- * unless DATABASE_URL), then the web app on PORT and the background-work driver.
+ * `npm start`: the one place long-running parts start. The database (embedded
+ * unless DATABASE_URL), the HTTP server on PORT (503 until the app is ready),
+ * the background-work driver (JOB_WORKERS child processes) and the media node.
  */
 async function main() {
   (process.env as Record<string, string>).NODE_ENV = "production";
   process.env.NEXT_TELEMETRY_DISABLED = "1";
   const cfg = config();
-  ensureAuthSecret(cfg.dataDir);
+  ensureSecret("AUTH_SECRET", cfg.dataDir);
+  ensureSecret("MEDIA_SECRET", cfg.dataDir);
   const stopDatabase = await setupDatabase();
   buildIfNeeded();
-  // Before any request can emit: the driver records which events start which functions.
-  const driver =
-    cfg.JOB_WORKERS > 0 && !usesInngestServer() ? await startJobWorkers(cfg.JOB_WORKERS) : await startBackgroundWork();
 
-  const { default: next } = await import("next");
-  const app = next({ dev: false, dir: process.cwd() });
-  const handle = app.getRequestHandler();
-  await app.prepare();
-  const server = http.createServer((req, res) => handle(req, res));
+  let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined;
+  const server = http.createServer((req, res) => {
+    if (handle) return handle(req, res);
+    res.writeHead(503, { "content-type": "application/json", "retry-after": "1" }).end('{"errors":["starting"]}');
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(cfg.PORT, cfg.HOST, resolve));
   const { port } = server.address() as AddressInfo;
+  // Child processes and URLs handed to users need to know where the app is.
+  process.env.APP_URL ??= `http://${cfg.HOST === "0.0.0.0" ? "127.0.0.1" : cfg.HOST}:${port}`;
+
+  // Before any request can emit: the driver records which events start which functions.
+  const children: Child[] = [];
+  let driver: { stop(): Promise<void> } | undefined;
+  if (cfg.JOB_WORKERS > 0 && !usesInngestServer()) {
+    for (let i = 0; i < cfg.JOB_WORKERS; i++) children.push(await superviseChild({ name: `job worker ${i}`, script: "worker.ts" }));
+  } else {
+    driver = await startBackgroundWork();
+  }
+  if (cfg.MEDIA_NODE) {
+    children.push(
+      await superviseChild({
+        name: "media node",
+        script: "media.ts",
+        // Broadcasts of a node that died cannot go on: end their sessions.
+        onCrash: (ready) => endSessionsOfNode(String(ready.nodeId)),
+      }),
+    );
+  }
+
+  const { default: next } = await import("next");
+  const app = next({ dev: false, dir: process.cwd() });
+  await app.prepare();
+  handle = app.getRequestHandler();
   console.log(`Castline listening on http://${cfg.HOST === "0.0.0.0" ? "localhost" : cfg.HOST}:${port}`);
 
   let stopping = false;
@@ -41,6 +67,7 @@ async function main() {
     console.log(`${signal}: shutting down`);
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+    await Promise.all(children.map((c) => c.stop()));
     await driver?.stop();
     await closeDb();
     await stopDatabase();

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import net from "node:net";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,6 +15,15 @@ import { ensurePrerequisites } from "./prerequisites";
  * tests (node:test) and the browser tests (Playwright, Debian chromium).
  */
 const root = process.cwd();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
@@ -48,10 +58,14 @@ async function main() {
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     ALLOW_PRIVATE_URLS: "true",
+    RTMP_PORT: String(await freePort()),
+    RTMP_HOST: "127.0.0.1",
+    // short enough for the reconnect-window tests to see recordings become assets
+    RECORDING_RECONNECT_WINDOW_S: "8",
   };
   const app = await startAppProcess(env);
   console.log(`app under test: ${app.url} (data in ${dataDir})`);
-  const testEnv = { ...env, CASTLINE_URL: app.url };
+  const testEnv = { ...env, CASTLINE_URL: app.url, CASTLINE_RTMP_PORT: env.RTMP_PORT };
 
   const only = process.argv.slice(2);
   const files = fs

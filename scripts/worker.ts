@@ -4,7 +4,7 @@ import { startBackgroundWork } from "@/lib/jobs/start";
 
 /**
  * `npm run worker`: the built-in job driver alone, against the same database as
- * the app. `npm start` runs JOB_WORKERS of these as child processes.
+ * the app. `npm start` runs JOB_WORKERS of these as child processes (scripts/children.ts).
  */
 async function main() {
   const stopDatabase = await setupDatabase();

@@ -41,7 +41,7 @@ describe("an app that does not allow private URLs", () => {
   let dataDir: string;
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-guard-"));
-    app = await startAppProcess({ ...process.env, DATABASE_URL: await createScratchDatabase(), DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", ALLOW_PRIVATE_URLS: "false" });
+    app = await startAppProcess({ ...process.env, DATABASE_URL: await createScratchDatabase(), DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", MEDIA_NODE: "false", ALLOW_PRIVATE_URLS: "false" });
   });
   after(async () => {
     await app.stop();

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import { auth } from "@/lib/auth";
 import { userIdForApiKey } from "@/lib/api-keys/service";
@@ -31,14 +32,18 @@ type Handler<B, Q, A> = (ctx: Context<B, Q, A>) => Promise<unknown> | unknown;
  * query with their zod schemas, run the handler, and turn the result or error
  * into a response. A plain value becomes 200 JSON; a Response passes through.
  */
-/** "user": an API key or a dashboard session is required. "none": public. */
+/**
+ * "user": an API key or a dashboard session is required. "none": public.
+ * "media": a media node of this deployment (the MEDIA_SECRET header).
+ */
 export function route<
-  A extends "user" | "none",
+  A extends "user" | "none" | "media",
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
 >(spec: Spec<B, Q> & { auth: A }, handler: Handler<Infer<B>, Infer<Q>, A extends "user" ? Caller : undefined>) {
   return async (req: Request, ctx: { params: Promise<Record<string, string>> }) => {
     try {
+      if (spec.auth === "media") authenticateMediaNode(req);
       const caller = (spec.auth === "user" ? await authenticate(req) : undefined) as A extends "user" ? Caller : undefined;
       const query = (spec.query ? parse(spec.query, searchParams(req), "query") : undefined) as Infer<Q>;
       const body = (spec.body ? parse(spec.body, await readJson(req), "body") : undefined) as Infer<B>;
@@ -75,6 +80,14 @@ async function authenticate(req: Request): Promise<Caller> {
     if (session?.user?.id) return { userId: session.user.id };
   }
   throw unauthorized("missing API key: send 'Authorization: Bearer <API key>'");
+}
+
+function authenticateMediaNode(req: Request) {
+  const expected = Buffer.from(process.env.MEDIA_SECRET ?? "");
+  const given = Buffer.from(req.headers.get("x-media-secret") ?? "");
+  if (!expected.length || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw unauthorized("media nodes authenticate with the deployment's MEDIA_SECRET");
+  }
 }
 
 function searchParams(req: Request): Record<string, string> {

@@ -101,6 +101,10 @@ export const Stream = z
     lastSeen: z.number().optional(),
     multistream: z.object({ targets: z.array(TargetRef) }),
     parentId: z.string().optional().describe("present only on historic child-session stream objects"),
+    health: z
+      .object({ bitrateKbps: z.number().optional(), fps: z.number().optional(), keyframeIntervalS: z.number().optional(), updatedAt: z.number() })
+      .optional()
+      .describe("ingest health of the current broadcast, while live"),
     ...counters,
   })
   .meta({ id: "Stream" });

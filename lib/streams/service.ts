@@ -28,6 +28,7 @@ export function serializeStream(row: StreamRow): Stream {
     transcodedSegments: row.transcodedSegments,
     sourceSegmentsDuration: row.sourceSegmentsDuration,
     transcodedSegmentsDuration: row.transcodedSegmentsDuration,
+    health: row.isActive ? row.health : null,
   });
 }
 

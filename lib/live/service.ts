@@ -1,0 +1,176 @@
+import { and, desc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { db } from "@/db/client";
+import { multistreamTargets, sessions, streams } from "@/db/schema";
+import { config } from "@/lib/config";
+import { emit } from "@/lib/jobs/emit";
+import { createSession, serializeSession, type SessionRow } from "@/lib/sessions/service";
+import { serializeStream, type StreamRow } from "@/lib/streams/service";
+import { notifyWebhooks } from "@/lib/webhooks/notify";
+import { publicOrigin } from "./origin";
+import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant } from "./schema";
+
+/**
+ * The app's side of live ingest: media nodes report what happens to a broadcast
+ * and this service keeps streams and sessions true and announces the events.
+ */
+export const RECORDING_ENDED = "recording/ended";
+
+export class PublishRefused extends Error {}
+
+async function liveTargets(stream: StreamRow): Promise<LiveTarget[]> {
+  const refs = stream.multistreamTargets;
+  if (!refs.length) return [];
+  const rows = await db()
+    .select()
+    .from(multistreamTargets)
+    .where(and(eq(multistreamTargets.userId, stream.userId), inArray(multistreamTargets.id, refs.map((r) => r.id))));
+  return refs.flatMap((ref) => {
+    const target = rows.find((t) => t.id === ref.id);
+    return target && !target.disabled
+      ? [{ id: target.id, name: target.name, url: target.url, profile: ref.profile, videoOnly: ref.videoOnly ?? false }]
+      : [];
+  });
+}
+
+/**
+ * A publish with a stream key: refused for unknown, suspended or deleted streams
+ * and while another broadcast of the stream is live; a recorded session that
+ * ended within RECORDING_RECONNECT_WINDOW_S continues, otherwise a session starts.
+ */
+export async function authorizePublish(streamKey: string, nodeId: string): Promise<PublishGrant> {
+  const stream = await db().query.streams.findFirst({ where: and(eq(streams.streamKey, streamKey), isNull(streams.deletedAt)) });
+  if (!stream) throw new PublishRefused("unknown stream key");
+  if (stream.suspended) throw new PublishRefused("stream is suspended");
+  const live = await db().query.sessions.findFirst({ where: and(eq(sessions.parentId, stream.id), eq(sessions.isActive, true)) });
+  if (live) throw new PublishRefused("stream is already live");
+
+  const windowStart = Date.now() - config().RECORDING_RECONNECT_WINDOW_S * 1000;
+  const [resumable] = stream.record
+    ? await db()
+        .update(sessions)
+        .set({ isActive: true, endedAt: null, lastSeen: Date.now(), mediaNodeId: nodeId })
+        .where(
+          and(
+            eq(sessions.id, sql`(SELECT id FROM sessions WHERE parent_id = ${stream.id} ORDER BY created_at DESC LIMIT 1)`),
+            eq(sessions.record, true),
+            eq(sessions.recordingStatus, "waiting"),
+            gte(sessions.endedAt, windowStart),
+          ),
+        )
+        .returning()
+    : [];
+  const session = resumable ?? (await createSession(stream));
+  if (!resumable) await db().update(sessions).set({ mediaNodeId: nodeId }).where(eq(sessions.id, session.id));
+  await db().update(streams).set({ lastSeen: Date.now() }).where(eq(streams.id, stream.id));
+  if (session.record && !resumable) {
+    await notifyWebhooks(stream.userId, "recording.started", { stream: serializeStream(stream), payload: { session: serializeSession(session) } });
+  }
+  return {
+    sessionId: session.id,
+    streamId: stream.id,
+    playbackId: stream.playbackId,
+    record: session.record,
+    resumed: Boolean(resumable),
+    profiles: session.profiles,
+    targets: await liveTargets(stream),
+  };
+}
+
+async function loadSession(sessionId: string): Promise<{ session: SessionRow; stream: StreamRow }> {
+  const session = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionId) });
+  const stream = session && (await db().query.streams.findFirst({ where: eq(streams.id, session.parentId) }));
+  if (!session || !stream) throw new PublishRefused(`unknown session ${sessionId}`);
+  return { session, stream };
+}
+
+/** The session's HLS playlist works: the stream is active (stream.started). */
+export async function sessionReady(sessionId: string) {
+  const now = Date.now();
+  const [session] = await db().update(sessions).set({ readyAt: now, lastSeen: now }).where(eq(sessions.id, sessionId)).returning();
+  if (!session) return;
+  const [stream] = await db().update(streams).set({ isActive: true, lastSeen: now }).where(eq(streams.id, session.parentId)).returning();
+  await notifyWebhooks(stream.userId, "stream.started", { stream: serializeStream(stream), payload: { session: serializeSession(session) } });
+}
+
+export async function heartbeat(beat: Heartbeat): Promise<HeartbeatReply> {
+  const now = Date.now();
+  const increments = {
+    lastSeen: now,
+    sourceSegments: sql`${sessions.sourceSegments} + ${beat.sourceSegments}`,
+    transcodedSegments: sql`${sessions.transcodedSegments} + ${beat.transcodedSegments}`,
+    sourceSegmentsDuration: sql`${sessions.sourceSegmentsDuration} + ${beat.sourceSegmentsDuration}`,
+    transcodedSegmentsDuration: sql`${sessions.transcodedSegmentsDuration} + ${beat.transcodedSegmentsDuration}`,
+  };
+  const [session] = await db().update(sessions).set(increments).where(eq(sessions.id, beat.sessionId)).returning();
+  if (!session) return { stop: true, targets: [] };
+  const [stream] = await db()
+    .update(streams)
+    .set({
+      lastSeen: now,
+      health: beat.health ?? null,
+      sourceSegments: sql`${streams.sourceSegments} + ${beat.sourceSegments}`,
+      transcodedSegments: sql`${streams.transcodedSegments} + ${beat.transcodedSegments}`,
+      sourceSegmentsDuration: sql`${streams.sourceSegmentsDuration} + ${beat.sourceSegmentsDuration}`,
+      transcodedSegmentsDuration: sql`${streams.transcodedSegmentsDuration} + ${beat.transcodedSegmentsDuration}`,
+    })
+    .where(eq(streams.id, session.parentId))
+    .returning();
+  const stop = !stream || stream.suspended || stream.deletedAt !== null;
+  return { stop, targets: stop ? [] : await liveTargets(stream) };
+}
+
+/**
+ * The broadcast ended (publisher gone, cut, or its transcoder failed for good):
+ * the stream goes idle (stream.idle); a recorded session waits for a reconnect
+ * and is then processed (recording.waiting, then the recording/ended job).
+ */
+export async function sessionEnded(sessionId: string, recordingPath?: string) {
+  const now = Date.now();
+  const recordingUrl = recordingPath ? `${publicOrigin()}${recordingPath}` : undefined;
+  const [session] = await db()
+    .update(sessions)
+    .set({
+      isActive: false,
+      endedAt: now,
+      lastSeen: now,
+      ...(recordingUrl ? { recordingStatus: "waiting", recordingUrl } : {}),
+    })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.isActive, true)))
+    .returning();
+  if (!session) return; // already ended
+  const [stream] = await db()
+    .update(streams)
+    .set({ isActive: false, health: null, lastSeen: now })
+    .where(eq(streams.id, session.parentId))
+    .returning();
+  const about = { stream: serializeStream(stream), payload: { session: serializeSession(session) } };
+  if (session.readyAt) await notifyWebhooks(stream.userId, "stream.idle", about);
+  if (recordingUrl) {
+    await notifyWebhooks(stream.userId, "recording.waiting", about);
+    await emit({ name: RECORDING_ENDED, data: { sessionId, endedAt: now } });
+  }
+}
+
+export async function multistreamChanged(sessionId: string, targetId: string, state: "connected" | "error" | "disconnected", error?: string) {
+  const { session, stream } = await loadSession(sessionId);
+  const ref = stream.multistreamTargets.find((r) => r.id === targetId);
+  const target = await db().query.multistreamTargets.findFirst({ where: eq(multistreamTargets.id, targetId) });
+  await notifyWebhooks(stream.userId, `multistream.${state}`, {
+    stream: serializeStream(stream),
+    payload: {
+      session: serializeSession(session),
+      target: { id: targetId, name: target?.name ?? "", profile: ref?.profile ?? "source" },
+      ...(error ? { error } : {}),
+    },
+  });
+}
+
+/** Sessions a media node left live when it stopped or died: ended now. */
+export async function endSessionsOfNode(nodeId: string) {
+  const live = await db()
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.mediaNodeId, nodeId), eq(sessions.isActive, true)))
+    .orderBy(desc(sessions.createdAt));
+  for (const s of live) await sessionEnded(s.id);
+}

@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import readline from "node:readline";
+import { config } from "@/lib/config";
+
+/**
+ * ffmpeg processes that never outlive us: on Linux each one is started through
+ * `setpriv --pdeathsig SIGKILL`, so even a kill -9 of this process takes them
+ * down, and stop() escalates TERM, TERM, KILL (an ffmpeg blocked in I/O ignores
+ * the first TERM).
+ */
+const SETPRIV = "/usr/bin/setpriv";
+const hasSetpriv = fs.existsSync(SETPRIV);
+
+export interface FfmpegProcess {
+  child: ChildProcess;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  /** The last lines ffmpeg wrote to stderr, for error messages. */
+  stderrTail(): string;
+  stop(): Promise<void>;
+}
+
+export function runFfmpeg(args: string[], opts: { onProgress?: (fields: Record<string, string>) => void; bin?: string } = {}): FfmpegProcess {
+  const bin = opts.bin ?? config().FFMPEG_PATH;
+  const child = hasSetpriv
+    ? spawn(SETPRIV, ["--pdeathsig", "SIGKILL", "--", bin, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+    : spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const tail: string[] = [];
+  readline.createInterface({ input: child.stderr! }).on("line", (line) => {
+    tail.push(line);
+    if (tail.length > 20) tail.shift();
+  });
+  // `-progress pipe:1` writes key=value blocks ending with progress=continue|end
+  let block: Record<string, string> = {};
+  readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+    const eq = line.indexOf("=");
+    if (eq < 0) return;
+    block[line.slice(0, eq).trim()] = line.slice(eq + 1).trim();
+    if (line.startsWith("progress=")) {
+      opts.onProgress?.(block);
+      block = {};
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    child.once("exit", (code) => resolve(code));
+    child.once("error", () => resolve(-1));
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    for (const signal of ["SIGTERM", "SIGTERM", "SIGKILL"] as const) {
+      child.kill(signal);
+      const done = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 1500))]);
+      if (done) return;
+    }
+  };
+  return { child, exited, stderrTail: () => tail.join("\n"), stop };
+}

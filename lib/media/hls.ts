@@ -1,0 +1,65 @@
+import fs from "node:fs/promises";
+
+/** The segments of a media playlist: URI and duration, in order. */
+export interface Segment {
+  uri: string;
+  duration: number;
+}
+
+export function parseMediaPlaylist(text: string): Segment[] {
+  const segments: Segment[] = [];
+  let duration: number | undefined;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line.startsWith("#EXTINF:")) duration = parseFloat(line.slice(8));
+    else if (line && !line.startsWith("#") && duration !== undefined) {
+      segments.push({ uri: line, duration });
+      duration = undefined;
+    }
+  }
+  return segments;
+}
+
+export async function readMediaPlaylist(path: string): Promise<Segment[]> {
+  try {
+    return parseMediaPlaylist(await fs.readFile(path, "utf8"));
+  } catch {
+    return [];
+  }
+}
+
+export interface Variant {
+  uri: string;
+  name: string;
+  bandwidth: number;
+  width: number;
+  height: number;
+  frameRate?: number;
+  codecs: string[];
+}
+
+export function masterPlaylist(variants: Variant[]): string {
+  const lines = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-INDEPENDENT-SEGMENTS"];
+  for (const v of variants) {
+    const attrs = [
+      `BANDWIDTH=${Math.round(v.bandwidth)}`,
+      `RESOLUTION=${v.width}x${v.height}`,
+      ...(v.frameRate ? [`FRAME-RATE=${v.frameRate.toFixed(3)}`] : []),
+      `CODECS="${v.codecs.join(",")}"`,
+      `NAME="${v.name.replaceAll('"', "'")}"`,
+    ];
+    lines.push(`#EXT-X-STREAM-INF:${attrs.join(",")}`, v.uri);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** RFC 6381 codec strings from what ffprobe reports of a segment. */
+export function codecString(stream: { codec_name?: string; profile?: string; level?: number }): string | undefined {
+  if (stream.codec_name === "h264") {
+    const profiles: Record<string, string> = { Baseline: "4200", "Constrained Baseline": "42e0", Main: "4d00", High: "6400", "High 10": "6e00" };
+    const level = (stream.level ?? 31).toString(16).padStart(2, "0");
+    return `avc1.${profiles[stream.profile ?? "High"] ?? "6400"}${level}`;
+  }
+  if (stream.codec_name === "aac") return stream.profile === "HE-AAC" ? "mp4a.40.5" : "mp4a.40.2";
+  return undefined;
+}

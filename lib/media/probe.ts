@@ -1,0 +1,47 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { config } from "@/lib/config";
+
+const exec = promisify(execFile);
+
+export interface ProbeStream {
+  index: number;
+  codec_type: "video" | "audio" | string;
+  codec_name?: string;
+  profile?: string;
+  level?: number;
+  width?: number;
+  height?: number;
+  pix_fmt?: string;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  bit_rate?: string;
+  duration?: string;
+  channels?: number;
+  sample_rate?: string;
+}
+
+export interface Probe {
+  streams: ProbeStream[];
+  format: { format_name?: string; duration?: string; size?: string; bit_rate?: string };
+}
+
+/** ffprobe next to the configured ffmpeg (FFMPEG_PATH), JSON output. */
+export function ffprobePath(): string {
+  const ffmpeg = config().FFMPEG_PATH;
+  return ffmpeg.endsWith("ffmpeg") ? `${ffmpeg.slice(0, -"ffmpeg".length)}ffprobe` : "ffprobe";
+}
+
+export async function probe(file: string): Promise<Probe> {
+  const { stdout } = await exec(ffprobePath(), ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return JSON.parse(stdout) as Probe;
+}
+
+/** "30000/1001" -> 29.97 */
+export function frameRate(text?: string): number | undefined {
+  if (!text) return undefined;
+  const [n, d] = text.split("/").map(Number);
+  return d ? n / d : n || undefined;
+}

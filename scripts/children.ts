@@ -1,0 +1,60 @@
+import { fork, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+/**
+ * The launcher's child processes (job workers, the media node): each is a
+ * script that sends {ready: true, ...} over IPC once it serves, exits when the
+ * IPC channel closes (so a kill -9 of the launcher takes it down), and is started
+ * again if it dies while the launcher runs.
+ */
+export interface Child {
+  stop(): Promise<void>;
+}
+
+interface ChildOptions {
+  name: string;
+  script: string;
+  env?: NodeJS.ProcessEnv;
+  /** Called when the child died unexpectedly, with what it said when ready. */
+  onCrash?: (ready: Record<string, unknown>) => Promise<void> | void;
+}
+
+function startOnce(opts: ChildOptions): Promise<{ child: ChildProcess; ready: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(__dirname, opts.script), [], { execArgv: ["--import", "tsx"], env: { ...process.env, ...opts.env } });
+    const onExit = (code: number | null) => reject(new Error(`${opts.name} exited with ${code} while starting`));
+    child.once("exit", onExit);
+    child.once("message", (message) => {
+      const ready = message as Record<string, unknown>;
+      if (!ready?.ready) return;
+      child.off("exit", onExit);
+      resolve({ child, ready });
+    });
+  });
+}
+
+export async function superviseChild(opts: ChildOptions): Promise<Child> {
+  let stopping = false;
+  let current: ChildProcess;
+  const watch = (child: ChildProcess, ready: Record<string, unknown>) => {
+    current = child;
+    child.once("exit", async (code, signal) => {
+      if (stopping) return;
+      console.error(`${opts.name} exited (${signal ?? code}); starting it again`);
+      await Promise.resolve(opts.onCrash?.(ready)).catch((err) => console.error(`${opts.name}: cleaning up failed:`, err));
+      setTimeout(() => startOnce(opts).then((r) => watch(r.child, r.ready), (err) => console.error(err.message)), 1000);
+    });
+  };
+  const first = await startOnce(opts);
+  watch(first.child, first.ready);
+  return {
+    async stop() {
+      stopping = true;
+      if (current.exitCode !== null || current.signalCode !== null) return;
+      await new Promise((resolve) => {
+        current.once("exit", resolve);
+        current.kill("SIGTERM");
+      });
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { config } from "@/lib/config";
+import { startMediaNode } from "@/lib/media/node";
+
+/**
+ * `npm run media`: a media node (RTMP ingest, transcoding, recording, multistream).
+ * `npm start` runs one; more can run on other machines with APP_URL pointing at
+ * the app and the app's MEDIA_SECRET (see README).
+ */
+async function main() {
+  const cfg = config();
+  if (!cfg.APP_URL) throw new Error("APP_URL must say where the app is, e.g. APP_URL=http://10.0.0.5:3000");
+  if (!process.env.MEDIA_SECRET) throw new Error("MEDIA_SECRET must be the app's (DATA_DIR/media-secret on the app's machine)");
+  const node = await startMediaNode({
+    appUrl: cfg.APP_URL,
+    secret: process.env.MEDIA_SECRET,
+    rtmpHost: cfg.RTMP_HOST,
+    rtmpPort: cfg.RTMP_PORT,
+    dataDir: cfg.dataDir,
+    segmentS: cfg.HLS_SEGMENT_S,
+  });
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    await node.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown());
+  process.on("SIGTERM", () => void shutdown());
+  if (process.send) {
+    process.on("disconnect", () => void shutdown());
+    process.send({ ready: true, nodeId: node.nodeId });
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
