@@ -22,7 +22,7 @@ async function copyText(text: string) {
   area.remove();
 }
 
-function useCopy() {
+export function useCopy() {
   const [copied, setCopied] = useState(false);
   return {
     copied,

@@ -3,17 +3,18 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { Badge } from "@/components/ui/badge";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm";
 import { CopyField } from "@/components/ui/copy";
 import { AlertIcon, ArrowLeftIcon, CheckIcon, TrashIcon } from "@/components/ui/icons";
 import { ErrorState, LoadingState } from "@/components/ui/states";
-import { formatDateTime, timeAgo } from "@/lib/client/format";
+import { formatDateTime, formatHttpStatus, timeAgo } from "@/lib/client/format";
 import { useDeleteWebhook, useUpdateWebhook, useWebhook } from "@/lib/client/hooks";
 import type { Webhook } from "@/lib/webhooks/schema";
+import { WebhookDeliveries } from "./webhook-deliveries";
 import { WebhookFields } from "./webhook-form";
+import { failureSummary, webhookHealth, WebhookHealthBadge } from "./webhook-health";
 
 export function WebhookDetail({ id }: { id: string }) {
   const webhook = useWebhook(id);
@@ -47,17 +48,19 @@ function WebhookPage({ webhook }: { webhook: Webhook }) {
   const remove = useDeleteWebhook();
   const [confirming, setConfirming] = useState(false);
   const [saved, setSaved] = useState(false);
-  const failure = webhook.status?.lastFailure;
+  const health = webhookHealth(webhook);
 
   return (
     <>
       <div className="mb-6">
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="truncate text-2xl font-semibold tracking-tight text-zinc-900">{webhook.name}</h1>
-          {failure ? <Badge tone="red">Last delivery failed</Badge> : <Badge tone="green">Active</Badge>}
+          <WebhookHealthBadge health={health} />
         </div>
         <p className="mt-1 truncate font-mono text-sm text-zinc-500">{webhook.url}</p>
       </div>
+
+      <WebhookDeliveries webhook={webhook} />
 
       <div className="grid gap-6 lg:grid-cols-3">
         <Card className="min-w-0 lg:col-span-2">
@@ -93,29 +96,38 @@ function WebhookPage({ webhook }: { webhook: Webhook }) {
               <div>
                 <p className="text-xs text-zinc-500">Last delivery</p>
                 <p className="text-zinc-800">
-                  {webhook.status?.lastTriggeredAt ? (
-                    <span title={formatDateTime(webhook.status.lastTriggeredAt)}>{timeAgo(webhook.status.lastTriggeredAt)}</span>
-                  ) : (
+                  {health.state === "unused" ? (
                     "No events sent yet"
+                  ) : (
+                    <span title={formatDateTime(health.lastDeliveryAt)}>{timeAgo(health.lastDeliveryAt)}</span>
                   )}
                 </p>
               </div>
-              {failure && (
+              {health.state === "failing" && (
                 <div className="rounded-lg bg-red-50 px-3 py-2.5 text-red-800 ring-1 ring-red-200 ring-inset">
                   <p className="flex items-center gap-1.5 font-medium">
-                    <AlertIcon className="size-4 text-red-500" /> Failed {timeAgo(failure.timestamp)}
+                    <AlertIcon className="size-4 text-red-500" /> Failed {timeAgo(health.failure.timestamp)}
                   </p>
                   <p className="mt-1 text-xs break-words">
-                    {failure.statusCode ? `HTTP ${failure.statusCode}` : null}
-                    {failure.statusCode && failure.error ? " · " : null}
-                    {failure.error}
+                    {health.failure.statusCode ? `HTTP ${formatHttpStatus(health.failure.statusCode)}` : null}
+                    {health.failure.statusCode && health.failure.error ? " · " : null}
+                    {health.failure.error}
                   </p>
-                  {failure.response && (
+                  {health.failure.response && (
                     <pre className="mt-2 max-h-32 overflow-auto rounded bg-white/70 p-2 font-mono text-[11px] whitespace-pre-wrap">
-                      {failure.response}
+                      {health.failure.response}
                     </pre>
                   )}
                 </div>
+              )}
+              {health.state === "healthy" && health.recoveredFrom && (
+                <p className="flex items-start gap-1.5 text-xs text-zinc-500">
+                  <CheckIcon className="mt-px size-3.5 shrink-0 text-emerald-600" />
+                  <span>
+                    Recovered: last failed <span title={formatDateTime(health.recoveredFrom.timestamp)}>{timeAgo(health.recoveredFrom.timestamp)}</span>{" "}
+                    ({failureSummary(health.recoveredFrom)}).
+                  </span>
+                </p>
               )}
               <div>
                 <p className="mb-1 text-xs text-zinc-500">Webhook ID</p>

@@ -5,13 +5,15 @@ import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyField } from "@/components/ui/copy";
-import { ChevronRightIcon, PlusIcon, ShieldIcon, WebhookIcon } from "@/components/ui/icons";
+import { cx } from "@/components/ui/cx";
+import { AlertIcon, ChevronRightIcon, PlusIcon, ShieldIcon, WebhookIcon } from "@/components/ui/icons";
 import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
 import { EmptyState, ErrorState, PageHeader, SkeletonRows } from "@/components/ui/states";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
 import { useCreateWebhook, useWebhooks, type WebhookCreated } from "@/lib/client/hooks";
 import type { Webhook } from "@/lib/webhooks/schema";
 import { WebhookFields } from "./webhook-form";
+import { failureSummary, webhookHealth, WebhookHealthBadge } from "./webhook-health";
 
 export function WebhooksView() {
   const webhooks = useWebhooks();
@@ -56,18 +58,26 @@ export function WebhooksView() {
 }
 
 function WebhookRow({ webhook }: { webhook: Webhook }) {
-  const failure = webhook.status?.lastFailure;
+  const health = webhookHealth(webhook);
+  const failing = health.state === "failing";
   const shown = webhook.events.slice(0, 3);
   return (
-    <li>
+    <li className={cx("relative", failing && "bg-red-50/40")}>
+      {failing && <span className="absolute inset-y-0 left-0 w-0.5 bg-red-500" aria-hidden="true" />}
       <Link href={`/webhooks/${webhook.id}`} className="group flex items-center gap-4 px-4 py-4 transition-colors hover:bg-zinc-50 sm:px-5">
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-600">
-          <WebhookIcon className="size-5" />
+        <span
+          className={cx(
+            "flex size-10 shrink-0 items-center justify-center rounded-lg",
+            failing ? "bg-red-100 text-red-600" : "bg-indigo-50 text-indigo-600",
+          )}
+        >
+          {failing ? <AlertIcon className="size-5" /> : <WebhookIcon className="size-5" />}
         </span>
         <span className="min-w-0 flex-1">
-          <span className="flex items-center gap-2">
+          <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
             <span className="truncate font-medium text-zinc-900">{webhook.name}</span>
-            {failure && <Badge tone="red">Failing</Badge>}
+            <WebhookHealthBadge health={health} />
+            {failing && <span className="truncate text-xs font-medium text-red-700">{failureSummary(health.failure)}</span>}
           </span>
           <span className="mt-0.5 block truncate font-mono text-xs text-zinc-500">{webhook.url}</span>
           <span className="mt-1.5 flex flex-wrap gap-1.5">
@@ -80,10 +90,15 @@ function WebhookRow({ webhook }: { webhook: Webhook }) {
           </span>
         </span>
         <span className="hidden shrink-0 text-right text-xs text-zinc-500 sm:block">
-          {webhook.status?.lastTriggeredAt ? (
-            <span title={formatDateTime(webhook.status.lastTriggeredAt)}>Last sent {timeAgo(webhook.status.lastTriggeredAt)}</span>
-          ) : (
+          {health.state === "unused" ? (
             <span title={formatDateTime(webhook.createdAt)}>Added {timeAgo(webhook.createdAt)}</span>
+          ) : (
+            <>
+              <span className="block text-zinc-400">{failing ? "Failed" : "Last delivery"}</span>
+              <span className={cx("block font-medium", failing ? "text-red-700" : "text-zinc-700")} title={formatDateTime(health.lastDeliveryAt)}>
+                {timeAgo(health.lastDeliveryAt)}
+              </span>
+            </>
           )}
         </span>
         <ChevronRightIcon className="size-4 shrink-0 text-zinc-300 group-hover:text-zinc-500" />

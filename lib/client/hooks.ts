@@ -64,11 +64,12 @@ export function useStreams() {
   });
 }
 
-export function useStream(id: string) {
+/** A stream's page asks more often (`pollMs`): its live state and ingest health change by the second. */
+export function useStream(id: string, pollMs = STREAM_POLL_MS) {
   return useQuery({
     queryKey: keys.stream(id),
     queryFn: () => api<Stream>(`/api/stream/${enc(id)}`),
-    refetchInterval: STREAM_POLL_MS,
+    refetchInterval: pollMs,
   });
 }
 
@@ -235,8 +236,8 @@ export function useWebhookDeliveries(webhookId: string, pollMs: number) {
   const pages = query.data?.pages;
   const deliveries = useMemo(() => {
     // An attempt logged between two page fetches could otherwise show twice.
-    const seen = new Set<string>();
-    return (pages ?? []).flatMap((page) => page.items).filter((d) => !seen.has(d.id) && seen.add(d.id));
+    const byId = new Map((pages ?? []).flatMap((page) => page.items).map((d) => [d.id, d]));
+    return [...byId.values()];
   }, [pages]);
 
   const newest = deliveries[0]?.id;

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import { newId } from "@/lib/ids";
@@ -99,20 +99,21 @@ export async function attemptDelivery(webhookId: string, data: WebhookEventData)
     error: result.error ?? null,
     createdAt: timestamp,
   });
+  // Attempts may finish out of order: the newest attempt decides the webhook's status.
+  const newest = sql`${timestamp} >= coalesce(${webhooks.lastTriggeredAt}, 0)`;
+  const failure = result.ok
+    ? null
+    : {
+        timestamp,
+        ...(result.status ? { statusCode: result.status } : {}),
+        ...(result.error ? { error: result.error } : {}),
+        ...(responseBody ? { response: responseBody } : {}),
+      };
   const status = db()
     .update(webhooks)
     .set({
-      lastTriggeredAt: timestamp,
-      ...(result.ok
-        ? {}
-        : {
-            lastFailure: {
-              timestamp,
-              ...(result.status ? { statusCode: result.status } : {}),
-              ...(result.error ? { error: result.error } : {}),
-              ...(responseBody ? { response: responseBody } : {}),
-            },
-          }),
+      lastTriggeredAt: sql`greatest(coalesce(${webhooks.lastTriggeredAt}, 0), ${timestamp})`,
+      ...(failure ? { lastFailure: sql`CASE WHEN ${newest} THEN ${JSON.stringify(failure)}::jsonb ELSE ${webhooks.lastFailure} END` } : {}),
     })
     .where(eq(webhooks.id, webhookId));
   await Promise.all([log, status]);

@@ -1,0 +1,57 @@
+/**
+ * What a viewer's player asks before it plays: `GET /api/playback/{playbackId}`, the
+ * Livepeer playback-info shape. Public (no cookies), so an embed on any site works.
+ */
+
+export type PlaybackType = "live" | "vod" | "recording";
+
+export interface PlaybackSource {
+  hrn: string;
+  type: string;
+  url: string;
+}
+
+export interface PlaybackInfo {
+  type: PlaybackType;
+  meta: { live?: 0 | 1; source?: PlaybackSource[] };
+}
+
+/** Where a playback ID stands for a viewer right now. */
+export type Playback =
+  | { status: "ready"; type: PlaybackType; live: boolean; src: string; format: MediaFormat }
+  | { status: "offline"; type: PlaybackType }
+  | { status: "not-found" };
+
+/** HLS goes through hls.js (or Safari's own); a plain file (MP4) straight to the video element. */
+export type MediaFormat = "hls" | "file";
+
+const isHls = (s: PlaybackSource) => /mpegurl/i.test(s.type) || /^HLS/i.test(s.hrn) || /\.m3u8(\?|$)/.test(s.url);
+
+/** HLS when offered (adaptive, with a quality menu), else the first file. */
+export function pickSource(info: PlaybackInfo): { src: string; format: MediaFormat } | undefined {
+  const sources = info.meta.source ?? [];
+  const hls = sources.find(isHls);
+  if (hls) return { src: hls.url, format: "hls" };
+  return sources[0] && { src: sources[0].url, format: "file" };
+}
+
+export function toPlayback(info: PlaybackInfo): Playback {
+  const source = pickSource(info);
+  const live = info.meta.live === 1;
+  // A live stream without a broadcast has nothing to play, whatever sources are listed.
+  if (!source || (info.type === "live" && !live)) return { status: "offline", type: info.type };
+  return { status: "ready", type: info.type, live, ...source };
+}
+
+/** Resolves a playback ID; throws when the server cannot be reached or fails (worth retrying). */
+export async function fetchPlayback(playbackId: string, signal?: AbortSignal): Promise<Playback> {
+  const res = await fetch(`/api/playback/${encodeURIComponent(playbackId)}`, {
+    headers: { accept: "application/json" },
+    credentials: "omit",
+    cache: "no-store",
+    signal,
+  });
+  if (res.status === 404) return { status: "not-found" };
+  if (!res.ok) throw new Error(`playback info: ${res.status}`);
+  return toPlayback((await res.json()) as PlaybackInfo);
+}
