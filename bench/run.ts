@@ -10,6 +10,7 @@ import { startAppProcess } from "../scripts/app-process";
 import { buildIfNeeded } from "../scripts/build-if-needed";
 import { benchApi } from "./api";
 import { benchJobs } from "./jobs";
+import { benchLive } from "./live";
 import { benchWebhooks } from "./webhooks";
 
 /** `npm run bench`: the production build on a real PostgreSQL, figures printed per section. */
@@ -19,7 +20,7 @@ async function main() {
   process.env.ALLOW_PRIVATE_URLS = "true"; // every receiver here is on loopback
   const stopDatabase = await setupDatabase();
   buildIfNeeded();
-  const env = { ...process.env, PORT: "0", HOST: "127.0.0.1" };
+  const env = { ...process.env, PORT: "0", HOST: "127.0.0.1", MEDIA_NODE: "false" };
   const app = await startAppProcess(env);
   try {
     const user = await createUser({ email: `bench-${Date.now()}@example.com` });
@@ -31,6 +32,7 @@ async function main() {
     if (wanted("api")) await benchApi({ appUrl: app.url, key, streamId: stream.id, env });
     if (wanted("jobs")) await benchJobs();
     if (wanted("webhooks")) await benchWebhooks({ userId: user.id });
+    if (wanted("live")) await benchLive({ env: { ...env, DATABASE_URL: process.env.DATABASE_URL, MEDIA_NODE: "true" }, key });
   } finally {
     await app.stop();
     await closeDb();

@@ -131,6 +131,13 @@ export const multistreamTargets = pgTable(
   (t) => [index("targets_user_idx").on(t.userId, t.createdAt, t.id)],
 );
 
+export interface AssetFilesRow {
+  /** HLS master or media playlist, e.g. /recordings/<session>/index.m3u8 */
+  hls?: string;
+  /** The downloadable mp4 */
+  mp4?: string;
+}
+
 export interface WebhookFailureRow {
   timestamp: number;
   statusCode?: number;
@@ -192,6 +199,8 @@ export const assets = pgTable(
     videoSpec: jsonb("video_spec").$type<Record<string, unknown>>(),
     source: jsonb("source").$type<Record<string, unknown>>().notNull(),
     storage: jsonb("storage").$type<Record<string, unknown>>(),
+    /** Where this deployment keeps the asset's media (paths under the app's origin); never shown as is. */
+    files: jsonb("files").$type<AssetFilesRow>(),
     createdAt: createdAt(),
     /** DELETE hides the asset from the API; its playback and download URLs keep working. */
     deletedAt: ms("deleted_at"),

@@ -15,10 +15,15 @@ import { formatBitrate, formatDateTime, formatDuration, timeAgo } from "@/lib/cl
 import { useDeleteStream, useStream, useStreamSessions, useUpdateStream } from "@/lib/client/hooks";
 import { useIngestUrl, useOrigin } from "@/lib/client/location";
 import type { Stream } from "@/lib/streams/schema";
+import { IngestHealthCard } from "./ingest-health-card";
+import { LivePreviewCard } from "./live-preview-card";
 import { MultistreamCard } from "./multistream-card";
 
+/** Live state and ingest health change by the second while someone looks at them. */
+const DETAIL_POLL_MS = 2_500;
+
 export function StreamDetail({ id }: { id: string }) {
-  const stream = useStream(id);
+  const stream = useStream(id, DETAIL_POLL_MS);
 
   if (stream.isPending) return <LoadingState label="Loading stream…" />;
   if (stream.isError) {
@@ -77,12 +82,14 @@ function StreamPage({ stream }: { stream: Stream }) {
 
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="min-w-0 space-y-6 lg:col-span-2">
+          <LivePreviewCard stream={stream} />
           <ConnectCard stream={stream} />
           <PlaybackCard stream={stream} />
           <MultistreamCard stream={stream} />
           <SessionsCard streamId={stream.id} />
         </div>
         <div className="min-w-0 space-y-6">
+          <IngestHealthCard stream={stream} />
           <SettingsCard stream={stream} />
           <RenditionsCard stream={stream} />
           <DetailsCard stream={stream} />

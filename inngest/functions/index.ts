@@ -1,4 +1,5 @@
 import type { InngestFunction } from "inngest";
+import { finalizeRecording } from "./recordings";
 import { deliverWebhook } from "./webhooks";
 
 /**
@@ -6,4 +7,4 @@ import { deliverWebhook } from "./webhooks";
  * the built-in driver otherwise. Add each new function here; code starts them only
  * through emit() from lib/jobs/emit.ts.
  */
-export const functions: InngestFunction.Any[] = [deliverWebhook];
+export const functions: InngestFunction.Any[] = [deliverWebhook, finalizeRecording];

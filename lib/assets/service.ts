@@ -4,6 +4,7 @@ import { assets } from "@/db/schema";
 import { compact } from "@/lib/api/compact";
 import { notFound } from "@/lib/api/errors";
 import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
+import { publicOrigin } from "@/lib/origin";
 import type { Asset } from "./schema";
 
 export type AssetRow = typeof assets.$inferSelect;
@@ -26,6 +27,8 @@ export function serializeAsset(row: AssetRow): Asset {
     hash: row.hash,
     videoSpec: row.videoSpec as Asset["videoSpec"] | null,
     storage: row.storage,
+    playbackUrl: row.files?.hls ? `${publicOrigin()}${row.files.hls}` : undefined,
+    downloadUrl: row.files?.mp4 ? `${publicOrigin()}/asset/${row.playbackId}/video` : undefined,
   });
 }
 

@@ -6,7 +6,7 @@ import { emit } from "@/lib/jobs/emit";
 import { createSession, serializeSession, type SessionRow } from "@/lib/sessions/service";
 import { serializeStream, type StreamRow } from "@/lib/streams/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
-import { publicOrigin } from "./origin";
+import { publicOrigin } from "@/lib/origin";
 import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant } from "./schema";
 
 /**

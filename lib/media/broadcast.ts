@@ -4,7 +4,7 @@ import type { IngestHealth, LiveTarget, PublishGrant } from "@/lib/live/schema";
 import type { AppClient } from "./app-client";
 import { runFfmpeg, type FfmpegProcess } from "./ffmpeg";
 import { codecString, masterPlaylist, readMediaPlaylist, type Variant } from "./hls";
-import { ladderArgs, pushArgs, recorderArgs, variantDir } from "./ladder";
+import { ladderArgs, pushArgs, READER_DRAIN_MS, recorderArgs, variantDir } from "./ladder";
 import { frameRate, probe } from "./probe";
 
 /** What the media node knows of the RTMP publisher (from node-media-server). */
@@ -68,7 +68,7 @@ export class Broadcast {
     this.startTranscoder();
     if (this.grant.record) {
       await fs.mkdir(this.recordingDir, { recursive: true });
-      this.recorder = runFfmpeg(recorderArgs(this.ctx.input, this.recordingDir, this.ctx.segmentS));
+      this.startRecorder();
     }
     this.syncTargets(this.grant.targets);
     this.timers.push(setInterval(() => void this.watch(), WATCH_MS));
@@ -100,6 +100,17 @@ export class Broadcast {
         console.error(`[media] transcoder of ${this.grant.sessionId} keeps failing; ending the session`);
         this.publisher.cut();
       }
+    });
+  }
+
+  /** The recorder appends to the session's recording, so a restart (or a reconnect) continues it. */
+  private startRecorder() {
+    const proc = runFfmpeg(recorderArgs(this.ctx.input, this.recordingDir, this.ctx.segmentS));
+    this.recorder = proc;
+    void proc.exited.then((code) => {
+      if (this.ending || proc !== this.recorder) return;
+      console.error(`[media] recorder of ${this.grant.sessionId} exited (${code}), restarting:\n${proc.stderrTail()}`);
+      setTimeout(() => !this.ending && this.startRecorder(), 500);
     });
   }
 
@@ -228,7 +239,10 @@ export class Broadcast {
     if (this.ending) return;
     this.ending = true;
     this.timers.forEach((t) => clearInterval(t));
-    await Promise.all([this.transcoder?.stop(), this.recorder?.stop(), ...[...this.pushes.values()].map((p) => p.stop())]);
+    // Readers end by themselves once the input runs dry, writing their last segments and playlists.
+    const drained = (proc?: FfmpegProcess) =>
+      proc && Promise.race([proc.exited, new Promise((r) => setTimeout(r, READER_DRAIN_MS))]).then(() => proc.stop());
+    await Promise.all([drained(this.transcoder), drained(this.recorder), ...[...this.pushes.values()].map((p) => p.stop())]);
     const recordingPath = this.grant.record ? await this.finishRecordingPlaylist() : undefined;
     const { sourceSegments, transcodedSegments } = this.pending;
     if (sourceSegments || transcodedSegments) {

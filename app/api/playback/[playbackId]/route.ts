@@ -1,19 +1,32 @@
 import { notFound } from "@/lib/api/errors";
 import { route } from "@/lib/api/route";
+import { assetForPlayback } from "@/lib/assets/files";
 import { liveSessionFor, streamForPlayback } from "@/lib/live/playback";
-import { publicOrigin } from "@/lib/live/origin";
+import { publicOrigin } from "@/lib/origin";
 
 const CORS = { "access-control-allow-origin": "*" };
+const HLS = { hrn: "HLS (TS)", type: "html5/application/vnd.apple.mpegurl" };
+const MP4 = { hrn: "MP4", type: "html5/video/mp4" };
 
-/** Playback info for players (no auth, CORS open), in Livepeer's shape. */
+/** Playback info for players (no auth, CORS open), in Livepeer's shape: live streams, recordings, assets. */
 export const GET = route({ auth: "none" }, async ({ params }) => {
+  const origin = publicOrigin();
   const stream = await streamForPlayback(params.playbackId);
-  if (!stream) throw notFound("playback id");
-  const live = Boolean(await liveSessionFor(stream.playbackId));
-  const source = live
-    ? [{ hrn: "HLS (TS)", type: "html5/application/vnd.apple.mpegurl", url: `${publicOrigin()}/hls/${stream.playbackId}/index.m3u8` }]
-    : [];
-  return Response.json({ type: "live", meta: { live: live ? 1 : 0, source } }, { headers: { ...CORS, "cache-control": "no-cache" } });
+  let info;
+  if (stream) {
+    const live = Boolean(await liveSessionFor(stream.playbackId));
+    const source = live ? [{ ...HLS, url: `${origin}/hls/${stream.playbackId}/index.m3u8` }] : [];
+    info = { type: "live", meta: { live: live ? 1 : 0, source } };
+  } else {
+    const asset = await assetForPlayback(params.playbackId);
+    if (!asset || asset.phase !== "ready") throw notFound("playback id");
+    const source = [
+      ...(asset.files?.hls ? [{ ...HLS, url: `${origin}${asset.files.hls}` }] : []),
+      ...(asset.files?.mp4 ? [{ ...MP4, url: `${origin}/asset/${asset.playbackId}/video` }] : []),
+    ];
+    info = { type: asset.source.type === "recording" ? "recording" : "vod", meta: { live: 0, source } };
+  }
+  return Response.json(info, { headers: { ...CORS, "cache-control": "no-cache" } });
 });
 
 export function OPTIONS() {

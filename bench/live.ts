@@ -1,0 +1,178 @@
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { ladderArgs } from "@/lib/media/ladder";
+import { startAppProcess } from "../scripts/app-process";
+
+/**
+ * The live pipeline, measured for real:
+ * - publish -> stream.started (webhook received) and -> first playable segment;
+ * - glass-to-glass: the source burns its capture clock (ms since the publisher
+ *   started, as a 20-bit barcode drawn by ffmpeg's geq) into every frame; a real
+ *   hls.js player (/play in headless Chromium) reads the barcode back from the
+ *   displayed frame, so latency = display wall-clock - capture wall-clock
+ *   (publisher start-up counts against us), at 2 s and at 1 s segments;
+ * - the 720p/480p/360p ladder's real-time factor on a 720p30 file: our ladder
+ *   command (lib/media/ladder.ts) next to a plain hand-written ffmpeg ladder.
+ */
+const LADDER = [
+  { name: "480p", width: 854, height: 480, bitrate: 1_600_000, fps: 30 },
+  { name: "360p", width: 640, height: 360, bitrate: 800_000, fps: 30 },
+];
+const BAR_BITS = 20;
+const BAR_PX = 32;
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--autoplay-policy=no-user-gesture-required"];
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** 720p30 test pattern with the capture clock as a barcode in its top-left corner. */
+function publisher(url: string, gopFrames: number) {
+  const bar = `color=c=black:s=${BAR_BITS * BAR_PX}x${BAR_PX}:r=30,geq=lum='255*mod(floor(floor(T*1000)/pow(2\\,floor(X/${BAR_PX})))\\,2)':cb=128:cr=128`;
+  return spawn("ffmpeg", [
+    "-hide_banner", "-loglevel", "error", "-re",
+    "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30",
+    "-f", "lavfi", "-i", bar,
+    "-f", "lavfi", "-i", "sine=frequency=440",
+    "-filter_complex", "[0:v][1:v]overlay=0:0[v]", "-map", "[v]", "-map", "2:a",
+    "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-g", String(gopFrames), "-b:v", "3000k",
+    "-c:a", "aac", "-f", "flv", url,
+  ], { stdio: "ignore" });
+}
+
+async function api(appUrl: string, key: string, method: string, p: string, body?: unknown) {
+  const res = await fetch(`${appUrl}/api/${p}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return res.json();
+}
+
+async function liveRun(env: NodeJS.ProcessEnv, key: string, segmentS: number) {
+  const rtmpPort = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-bench-live-"));
+  const app = await startAppProcess({ ...env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, RTMP_PORT: String(rtmpPort), RTMP_HOST: "127.0.0.1", HLS_SEGMENT_S: String(segmentS) });
+  let startedAt = 0;
+  const receiver = http.createServer((req, res) => {
+    req.resume().on("end", () => {
+      startedAt ||= Date.now();
+      res.end("ok");
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  const hook = await api(app.url, key, "POST", "webhook", { name: "bench", url: `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/`, events: ["stream.started"] });
+  const stream = await api(app.url, key, "POST", "stream", { name: `bench ${segmentS}s`, profiles: LADDER });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const t0 = Date.now();
+  const pub = publisher(`rtmp://127.0.0.1:${rtmpPort}/live/${stream.streamKey}`, 30 * segmentS);
+  try {
+    let playableAt = 0;
+    while (!playableAt && Date.now() - t0 < 30_000) {
+      const master = await fetch(`${app.url}/hls/${stream.playbackId}/index.m3u8`);
+      if (master.ok) {
+        const first = (await master.text()).split("\n").find((l) => l && !l.startsWith("#"))!;
+        const media = await (await fetch(`${app.url}/hls/${stream.playbackId}/${first}`)).text();
+        if (media.includes("#EXTINF")) playableAt = Date.now();
+      }
+      if (!playableAt) await sleep(50);
+    }
+    while (!startedAt && Date.now() - t0 < 30_000) await sleep(20);
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await page.goto(`${app.url}/play/${stream.playbackId}`);
+    await page.waitForFunction(() => {
+      const v = document.querySelector("video");
+      return v && v.currentTime > 1 && v.videoWidth > 0;
+    }, undefined, { timeout: 30_000 });
+    const latencies: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      await sleep(500);
+      const reading = await page.evaluate(({ bits, px }) => {
+        const v = document.querySelector("video")!;
+        const c = document.createElement("canvas");
+        c.width = v.videoWidth;
+        c.height = v.videoHeight;
+        const g = c.getContext("2d", { willReadFrequently: true })!;
+        g.drawImage(v, 0, 0);
+        const scale = v.videoWidth / 1280;
+        let ms = 0;
+        for (let b = 0; b < bits; b++) {
+          const [r] = g.getImageData(Math.round((b * px + px / 2) * scale), Math.round((px / 2) * scale), 1, 1).data;
+          if (r > 128) ms += 2 ** b;
+        }
+        return { ms, at: Date.now() };
+      }, { bits: BAR_BITS, px: BAR_PX });
+      const latency = reading.at - (t0 + reading.ms);
+      if (latency > 0 && latency < 60_000) latencies.push(latency);
+    }
+    return { started: startedAt - t0, playable: playableAt - t0, glassToGlass: median(latencies), samples: latencies.length };
+  } finally {
+    pub.kill("SIGINT");
+    await browser.close();
+    await api(app.url, key, "DELETE", `webhook/${hook.id}`);
+    receiver.close();
+    await app.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function timed(args: string[]) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync("ffmpeg", args, { stdio: ["ignore", "ignore", "pipe"] });
+  if (r.status !== 0) throw new Error(`ffmpeg failed: ${r.stderr}`);
+  return Number(process.hrtime.bigint() - t) / 1e9;
+}
+
+function ladderSpeed() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-ladder-"));
+  const seconds = 20;
+  const source = path.join(dir, "src.mp4");
+  timed(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine", "-t", String(seconds), "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "60", "-b:v", "3000k", "-c:a", "aac", "-y", source]);
+  const profiles = [{ name: "720p", width: 1280, height: 720, bitrate: 3_000_000, fps: 30 }, ...LADDER];
+  const ours = ladderArgs({ input: source, outDir: path.join(dir, "ours"), profiles, segmentS: 2, sourceIsH264: true, audio: "aac", sourceFps: 30, sourceKbps: 3000 })
+    .filter((a, i, all) => !(a === "-rw_timeout" || all[i - 1] === "-rw_timeout"));
+  for (let i = 0; i <= profiles.length; i++) fs.mkdirSync(path.join(dir, "ours", `v${i}`), { recursive: true });
+  fs.mkdirSync(path.join(dir, "bare"));
+  const bare = [
+    "-v", "error", "-i", source,
+    "-filter_complex", "[0:v]split=3[a][b][c];[a]scale=1280:720[o0];[b]scale=854:480[o1];[c]scale=640:360[o2]",
+    "-map", "0:v", "-map", "[o0]", "-map", "[o1]", "-map", "[o2]", "-map", "0:a", "-map", "0:a", "-map", "0:a", "-map", "0:a",
+    "-c:v:0", "copy", "-c:v:1", "libx264", "-c:v:2", "libx264", "-c:v:3", "libx264", "-preset", "veryfast", "-tune", "zerolatency",
+    "-b:v:1", "3000k", "-b:v:2", "1600k", "-b:v:3", "800k", "-g", "60", "-sc_threshold", "0", "-c:a", "copy",
+    "-f", "hls", "-hls_time", "2", "-var_stream_map", "v:0,a:0 v:1,a:1 v:2,a:2 v:3,a:3",
+    "-hls_segment_filename", path.join(dir, "bare", "%v_%03d.ts"), path.join(dir, "bare", "%v.m3u8"),
+  ];
+  const oursS = timed(ours);
+  const bareS = timed(bare);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return { seconds, oursRtf: seconds / oursS, bareRtf: seconds / bareS, overhead: oursS / bareS };
+}
+
+export async function benchLive(ctx: { env: NodeJS.ProcessEnv; key: string }) {
+  console.log("\nLive (720p30 source; live ladder: source copy + 480p + 360p; RTF test: source copy + 720p + 480p + 360p)");
+  for (const segmentS of [2, 1]) {
+    const r = await liveRun(ctx.env, ctx.key, segmentS);
+    console.log(
+      `${segmentS} s segments: publish -> stream.started ${(r.started / 1000).toFixed(2)} s, -> first playable segment ${(r.playable / 1000).toFixed(2)} s; ` +
+        `glass-to-glass (hls.js, median of ${r.samples}) ${(r.glassToGlass / 1000).toFixed(2)} s`,
+    );
+  }
+  const l = ladderSpeed();
+  console.log(
+    `ladder real-time factor on ${l.seconds} s of 720p30: ours ${l.oursRtf.toFixed(2)}x, bare ffmpeg ${l.bareRtf.toFixed(2)}x, overhead ratio ${l.overhead.toFixed(3)}`,
+  );
+}

@@ -1,0 +1,6 @@
+// hls.js ships its light build (no subtitles, alternate audio or DRM: streams here need none
+// of them) without its own typings; it has the full build's API.
+declare module "hls.js/light" {
+  export * from "hls.js";
+  export { default } from "hls.js";
+}

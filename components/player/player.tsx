@@ -1,0 +1,112 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { AlertIcon, OfflineIcon, Spinner } from "./icons";
+import { usePlayback, type PlaybackState } from "./use-playback";
+import { VideoPlayer } from "./video-player";
+
+export interface PlayerProps {
+  playbackId: string;
+  autoPlay?: boolean;
+  muted?: boolean;
+  className?: string;
+}
+
+/**
+ * The viewer's player for a playback ID, live or on demand: it asks the server what there
+ * is to play, plays it, and while a stream is offline says so and starts by itself when
+ * the broadcast begins. Fills its positioned parent; no cookies, no dashboard code, so it
+ * also works inside an iframe on any site.
+ */
+export function Player({ playbackId, autoPlay = true, muted = true, className = "" }: PlayerProps) {
+  const { playback, refresh } = usePlayback(playbackId);
+  return (
+    <div
+      data-testid="player"
+      data-status={playback.status}
+      className={`absolute inset-0 overflow-hidden bg-black text-white [container-type:size] ${className}`}
+    >
+      {playback.status === "ready" ? (
+        <VideoPlayer
+          key={playback.src}
+          src={playback.src}
+          live={playback.live}
+          format={playback.format}
+          autoPlay={autoPlay}
+          muted={muted}
+          onFatal={refresh}
+        />
+      ) : (
+        <PlayerMessage playback={playback} />
+      )}
+    </div>
+  );
+}
+
+function PlayerMessage({ playback }: { playback: Exclude<PlaybackState, { status: "ready" }> }) {
+  switch (playback.status) {
+    case "loading":
+      return (
+        <Centered>
+          <Spinner className="size-10 text-white/80" />
+          <span className="sr-only">Loading…</span>
+        </Centered>
+      );
+    case "offline":
+      return (
+        <Centered>
+          <Glyph>
+            <OfflineIcon className="size-6 @md:size-7" />
+          </Glyph>
+          <Title>This stream is offline</Title>
+          <Hint>It will start playing here as soon as the broadcast begins.</Hint>
+          <p className="mt-4 hidden items-center gap-2 text-xs text-white/40 @[16rem]:inline-flex" aria-hidden="true">
+            <span className="size-1.5 animate-pulse rounded-full bg-white/50" />
+            Waiting for the broadcast
+          </p>
+        </Centered>
+      );
+    case "not-found":
+      return (
+        <Centered>
+          <Glyph>
+            <AlertIcon className="size-6 @md:size-7" />
+          </Glyph>
+          <Title>This video is unavailable</Title>
+          <Hint>The link may be wrong, or the stream or video has been deleted.</Hint>
+        </Centered>
+      );
+    case "unreachable":
+      return (
+        <Centered>
+          <Glyph>
+            <AlertIcon className="size-6 @md:size-7" />
+          </Glyph>
+          <Title>Can’t reach the server</Title>
+          <Hint>Trying again…</Hint>
+        </Centered>
+      );
+  }
+}
+
+function Centered({ children }: { children: ReactNode }) {
+  return (
+    <div role="status" className="absolute inset-0 flex flex-col items-center justify-center p-6 text-center">
+      {children}
+    </div>
+  );
+}
+
+const Glyph = ({ children }: { children: ReactNode }) => (
+  <div className="mb-3 hidden size-12 items-center justify-center rounded-full bg-white/10 text-white/70 ring-1 ring-white/10 @[12rem]:flex @md:mb-4 @md:size-14">
+    {children}
+  </div>
+);
+
+const Title = ({ children }: { children: ReactNode }) => (
+  <p className="text-base font-semibold tracking-tight text-white @md:text-xl">{children}</p>
+);
+
+const Hint = ({ children }: { children: ReactNode }) => (
+  <p className="mt-1 max-w-xs text-sm text-white/60 @md:max-w-sm @md:text-base">{children}</p>
+);

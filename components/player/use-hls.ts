@@ -1,0 +1,205 @@
+"use client";
+
+import type Hls from "hls.js";
+import type { HlsConfig, Level } from "hls.js";
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+import type { MediaFormat } from "@/lib/client/playback";
+
+/** One entry of the quality menu. */
+export interface Quality {
+  /** Index in `hls.levels`. */
+  index: number;
+  label: string;
+  /** Shown dimmed after the label: the source's own resolution. */
+  detail?: string;
+  source: boolean;
+  height: number;
+  bitrate: number;
+}
+
+export interface HlsEngine {
+  /** Source first, then the renditions from the tallest; empty when the browser plays HLS itself. */
+  qualities: Quality[];
+  /** The level asked for; -1 is automatic. */
+  selected: number;
+  /** The level on screen now, or -1 before the first one loads. */
+  current: number;
+  /** The media stopped loading and a new attempt is scheduled. */
+  reconnecting: boolean;
+  /** Neither Media Source nor native HLS: nothing to play with. */
+  unsupported: boolean;
+  selectQuality: (index: number) => void;
+  /** The position a live stream should play at (a few segments behind the newest). */
+  liveEdge: () => number | null;
+}
+
+// Live playlists are a sliding window of six ~2 s segments: play three segments behind
+// the newest (about 6 s of latency, with room to ride out a slow segment), jump forward
+// when more than five behind, and keep little already-played video in memory.
+const LIVE_CONFIG: Partial<HlsConfig> = {
+  liveSyncDurationCount: 3,
+  liveMaxLatencyDurationCount: 5,
+  backBufferLength: 10,
+  capLevelToPlayerSize: true,
+};
+const VOD_CONFIG: Partial<HlsConfig> = { capLevelToPlayerSize: true };
+
+/** Each failed attempt waits twice as long before the next, up to this. */
+const MAX_RETRY_MS = 8_000;
+
+const HLS_MIME = "application/vnd.apple.mpegurl";
+const hasMediaSource = () => "MediaSource" in window || "ManagedMediaSource" in window;
+
+const isSource = (level: Level) => /^source$/i.test(level.name ?? "") || /(^|\/)source(\/|\.m3u8)/.test(level.uri ?? "");
+const kbps = (bitrate: number) => `${Math.round(bitrate / 1000)} kbps`;
+
+export function toQualities(levels: Level[]): Quality[] {
+  const heights = new Map<number, number>();
+  for (const l of levels) if (!isSource(l) && l.height) heights.set(l.height, (heights.get(l.height) ?? 0) + 1);
+  return levels
+    .map((level, index): Quality => {
+      const source = isSource(level);
+      const base = { index, source, height: level.height, bitrate: level.bitrate };
+      if (source) return { ...base, label: "Source", detail: level.height ? `${level.height}p` : undefined };
+      if (!level.height) return { ...base, label: level.name || kbps(level.bitrate) };
+      // Two renditions of one height tell themselves apart by bitrate.
+      const label = (heights.get(level.height) ?? 0) > 1 ? `${level.height}p · ${kbps(level.bitrate)}` : `${level.height}p`;
+      return { ...base, label };
+    })
+    .sort((a, b) => Number(b.source) - Number(a.source) || b.height - a.height || b.bitrate - a.bitrate);
+}
+
+/**
+ * Plays an HLS URL in a video element: hls.js (loaded on first use, light build) where
+ * Media Source exists, else the browser's own HLS (Safari on iPhone); a plain file as it is. A fatal error tears
+ * the player down and starts again after a growing pause; `onFatal` tells the caller,
+ * which may find that the stream has simply ended.
+ */
+export function useHls(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  src: string,
+  { live, format = "hls", onFatal }: { live: boolean; format?: MediaFormat; onFatal?: () => void },
+): HlsEngine {
+  const hlsRef = useRef<Hls | null>(null);
+  const selectedRef = useRef(-1);
+  const onFatalRef = useRef(onFatal);
+  const [qualities, setQualities] = useState<Quality[]>([]);
+  const [selected, setSelected] = useState(-1);
+  const [current, setCurrent] = useState(-1);
+  const [reconnecting, setReconnecting] = useState(false);
+  const [unsupported, setUnsupported] = useState(false);
+
+  useEffect(() => {
+    onFatalRef.current = onFatal;
+  }, [onFatal]);
+
+  useEffect(() => {
+    const element = videoRef.current;
+    if (!element) return;
+    const video: HTMLVideoElement = element;
+    let disposed = false;
+    let failures = 0;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let stopNative: (() => void) | undefined;
+
+    const teardown = () => {
+      hlsRef.current?.destroy();
+      hlsRef.current = null;
+      stopNative?.();
+      stopNative = undefined;
+    };
+
+    const restartLater = () => {
+      teardown();
+      setReconnecting(true);
+      setCurrent(-1);
+      onFatalRef.current?.();
+      retry = setTimeout(start, Math.min(1000 * 2 ** failures++, MAX_RETRY_MS));
+    };
+
+    const recovered = () => {
+      failures = 0;
+      setReconnecting(false);
+    };
+
+    const playNatively = () => {
+      const onError = () => restartLater();
+      video.addEventListener("error", onError);
+      video.addEventListener("loadeddata", recovered);
+      video.src = src;
+      stopNative = () => {
+        video.removeEventListener("error", onError);
+        video.removeEventListener("loadeddata", recovered);
+        video.removeAttribute("src");
+        video.load();
+      };
+    };
+
+    async function start() {
+      if (disposed) return;
+      if (format === "file" || (!hasMediaSource() && video.canPlayType(HLS_MIME))) return playNatively();
+      const { default: HlsPlayer } = await import("hls.js/light");
+      if (disposed) return;
+      if (!HlsPlayer.isSupported()) {
+        if (video.canPlayType(HLS_MIME)) return playNatively();
+        setUnsupported(true);
+        return;
+      }
+      const { Events, ErrorTypes } = HlsPlayer;
+      const hls = new HlsPlayer(live ? LIVE_CONFIG : VOD_CONFIG);
+      hlsRef.current = hls;
+      let mediaRecoveries = 0;
+
+      hls.on(Events.MANIFEST_PARSED, (_event, data) => {
+        setQualities(toQualities(data.levels));
+        // A choice made before a reconnect still holds, if the rendition still exists.
+        if (selectedRef.current >= data.levels.length) {
+          selectedRef.current = -1;
+          setSelected(-1);
+        }
+        if (selectedRef.current >= 0) hls.currentLevel = selectedRef.current;
+        if (video.autoplay) video.play().catch(() => {});
+      });
+      hls.on(Events.LEVEL_SWITCHED, (_event, data) => setCurrent(data.level));
+      hls.on(Events.FRAG_BUFFERED, recovered);
+      hls.on(Events.ERROR, (_event, data) => {
+        if (!data.fatal) return;
+        // A decoder hiccup is usually fixed in place; anything else needs a fresh start.
+        if (data.type === ErrorTypes.MEDIA_ERROR && mediaRecoveries++ < 2) {
+          hls.recoverMediaError();
+          return;
+        }
+        restartLater();
+      });
+      hls.loadSource(src);
+      hls.attachMedia(video);
+    }
+
+    void start();
+    return () => {
+      disposed = true;
+      clearTimeout(retry);
+      teardown();
+      setQualities([]);
+      setCurrent(-1);
+      setReconnecting(false);
+    };
+  }, [videoRef, src, live, format]);
+
+  const selectQuality = useCallback((index: number) => {
+    selectedRef.current = index;
+    setSelected(index);
+    // currentLevel switches at once (dropping what is buffered); -1 hands back to ABR.
+    if (hlsRef.current) hlsRef.current.currentLevel = index;
+  }, []);
+
+  const liveEdge = useCallback(() => {
+    const hls = hlsRef.current;
+    if (hls) return hls.liveSyncPosition;
+    const video = videoRef.current;
+    const seekable = video?.seekable;
+    return seekable?.length ? Math.max(seekable.start(0), seekable.end(seekable.length - 1) - 6) : null;
+  }, [videoRef]);
+
+  return { qualities, selected, current, reconnecting, unsupported, selectQuality, liveEdge };
+}

@@ -1,0 +1,302 @@
+"use client";
+
+import { useEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type PointerEvent } from "react";
+import type { MediaFormat } from "@/lib/client/playback";
+import { controlButton, formatTime, Slider } from "./controls";
+import {
+  EnterFullscreenIcon,
+  ExitFullscreenIcon,
+  PauseIcon,
+  PlayIcon,
+  Spinner,
+  VolumeHighIcon,
+  VolumeLowIcon,
+  VolumeMutedIcon,
+} from "./icons";
+import { QualityMenu } from "./quality-menu";
+import { useHls } from "./use-hls";
+import { useAutoHide, useFullscreen, useMediaState } from "./use-media";
+
+export interface VideoPlayerProps {
+  src: string;
+  live: boolean;
+  format?: MediaFormat;
+  /** Start on its own; browsers allow that only muted, hence `muted` by default. */
+  autoPlay?: boolean;
+  muted?: boolean;
+  /** The media stopped loading (the player retries by itself). */
+  onFatal?: () => void;
+}
+
+/** Further behind the live edge than this (seconds) and the LIVE badge offers to catch up. */
+const BEHIND_LIVE_S = 4;
+
+/** An HLS video with its controls overlay: play, volume, LIVE, seek (on demand), quality, fullscreen. */
+export function VideoPlayer({ src, live, format = "hls", autoPlay = true, muted = true, onFatal }: VideoPlayerProps) {
+  const rootRef = useRef<HTMLDivElement>(null);
+  const videoRef = useRef<HTMLVideoElement>(null);
+
+  // React does not reliably reflect `muted` onto the element, and autoplay depends on it.
+  useEffect(() => {
+    if (videoRef.current) videoRef.current.muted = videoRef.current.defaultMuted = muted;
+  }, [muted]);
+
+  const engine = useHls(videoRef, src, { live, format, onFatal });
+  const media = useMediaState(videoRef);
+  const fullscreen = useFullscreen(rootRef, videoRef);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [keyboardFocus, setKeyboardFocus] = useState(false);
+  const [volumeTouched, setVolumeTouched] = useState(false);
+  const controls = useAutoHide(!media.paused, menuOpen || keyboardFocus);
+
+  const edge = live ? engine.liveEdge() : null;
+  const behindLive = live && media.hasData && (media.paused || (edge !== null && edge - media.currentTime > BEHIND_LIVE_S));
+  const loading = engine.reconnecting || !media.hasData || (media.waiting && !media.paused);
+
+  const withVideo = (act: (video: HTMLVideoElement) => void) => {
+    if (videoRef.current) act(videoRef.current);
+  };
+
+  const goLive = () =>
+    withVideo((video) => {
+      const target = engine.liveEdge();
+      if (target !== null) video.currentTime = target;
+      void video.play().catch(() => {});
+    });
+
+  const togglePlay = () =>
+    withVideo((video) => {
+      if (!video.paused && !video.ended) return video.pause();
+      // A live stream resumes at live: its short window has moved on while paused.
+      if (behindLive) return goLive();
+      void video.play().catch(() => {});
+    });
+
+  const toggleMute = () =>
+    withVideo((video) => {
+      video.muted = !video.muted;
+      if (!video.muted && video.volume === 0) video.volume = 0.5;
+      setVolumeTouched(true);
+    });
+
+  const setVolume = (volume: number) =>
+    withVideo((video) => {
+      video.volume = Math.min(1, Math.max(0, volume));
+      video.muted = video.volume === 0;
+      setVolumeTouched(true);
+    });
+
+  const seek = (time: number) =>
+    withVideo((video) => {
+      video.currentTime = Math.min(Math.max(0, time), video.duration || 0);
+    });
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const target = event.target as HTMLElement;
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || target.closest('[role="menu"]')) return;
+    const onButton = target.tagName === "BUTTON";
+    const onSlider = target.tagName === "INPUT";
+    switch (event.key) {
+      case " ":
+      case "k":
+      case "K":
+        if (event.key === " " && onButton) return;
+        togglePlay();
+        break;
+      case "m":
+      case "M":
+        toggleMute();
+        break;
+      case "f":
+      case "F":
+        if (!fullscreen.supported) return;
+        fullscreen.toggle();
+        break;
+      case "ArrowLeft":
+      case "ArrowRight":
+        if (live || onSlider) return;
+        seek(media.currentTime + (event.key === "ArrowLeft" ? -5 : 5));
+        break;
+      case "ArrowUp":
+      case "ArrowDown":
+        if (onSlider) return;
+        setVolume((media.muted ? 0 : media.volume) + (event.key === "ArrowUp" ? 0.1 : -0.1));
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+    controls.poke();
+  };
+
+  // Controls stay up while someone tabs through them, not after a mouse click left focus there.
+  const onFocus = (event: FocusEvent) => setKeyboardFocus(event.target.matches(":focus-visible"));
+  const onBlur = (event: FocusEvent) => {
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setKeyboardFocus(false);
+  };
+
+  // A tap shows or hides the controls (a touch screen has no hover); a click plays or pauses.
+  const onVideoPointerUp = (event: PointerEvent) => {
+    if (event.pointerType === "mouse") return togglePlay();
+    if (controls.visible && !media.paused) controls.hide();
+    else controls.poke();
+  };
+
+  const VolumeIcon = media.muted ? VolumeMutedIcon : media.volume < 0.5 ? VolumeLowIcon : VolumeHighIcon;
+  const showControls = controls.visible;
+
+  return (
+    <div
+      ref={rootRef}
+      tabIndex={0}
+      aria-label={live ? "Live video player" : "Video player"}
+      aria-keyshortcuts="k m f"
+      onKeyDown={onKeyDown}
+      onPointerMove={(event) => event.pointerType === "mouse" && controls.poke()}
+      onPointerLeave={(event) => event.pointerType === "mouse" && !media.paused && !menuOpen && controls.hide()}
+      onFocus={onFocus}
+      onBlur={onBlur}
+      className={`absolute inset-0 overflow-hidden bg-black text-white outline-none select-none focus-visible:ring-2 focus-visible:ring-white/40 focus-visible:ring-inset ${showControls ? "" : "cursor-none"}`}
+    >
+      <video
+        ref={videoRef}
+        data-testid="player-video"
+        className="absolute inset-0 size-full object-contain"
+        autoPlay={autoPlay}
+        muted={muted}
+        playsInline
+        preload="auto"
+        onPointerUp={onVideoPointerUp}
+        onDoubleClick={() => fullscreen.supported && fullscreen.toggle()}
+      />
+
+      {loading && (
+        <div className="pointer-events-none absolute inset-0 flex flex-col items-center justify-center gap-3" role="status">
+          <Spinner className="size-10 text-white/90 @md:size-12" />
+          <span className={engine.reconnecting ? "text-sm font-medium text-white/80 drop-shadow" : "sr-only"}>
+            {engine.reconnecting ? "Reconnecting…" : "Loading…"}
+          </span>
+        </div>
+      )}
+
+      {engine.unsupported && (
+        <p role="alert" className="absolute inset-0 flex items-center justify-center p-6 text-center text-sm text-white/80">
+          This browser cannot play this video.
+        </p>
+      )}
+
+      {media.paused && !loading && (
+        <button
+          type="button"
+          onClick={togglePlay}
+          aria-label="Play"
+          className="absolute top-1/2 left-1/2 flex size-16 -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full bg-black/55 text-white shadow-xl ring-1 ring-white/15 backdrop-blur-sm transition outline-none hover:scale-105 hover:bg-black/70 focus-visible:ring-2 focus-visible:ring-white/80 @md:size-20"
+        >
+          <PlayIcon className="ml-1 size-8 @md:size-10" />
+        </button>
+      )}
+
+      <div className="pointer-events-none absolute inset-x-0 top-0 flex items-start justify-between gap-2 p-3 @md:p-4">
+        {live ? (
+          <button
+            type="button"
+            data-testid="live-badge"
+            onClick={goLive}
+            disabled={!behindLive}
+            aria-label={behindLive ? "Go to live" : "Live"}
+            title={behindLive ? "Go to live" : undefined}
+            className={`pointer-events-auto inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-xs font-bold tracking-wider text-white shadow-md transition outline-none focus-visible:ring-2 focus-visible:ring-white/80 disabled:cursor-default ${
+              behindLive ? "bg-zinc-700/90 hover:bg-zinc-600" : "bg-red-600"
+            }`}
+          >
+            <span className={`size-1.5 rounded-full ${behindLive ? "bg-zinc-300" : "animate-pulse bg-white"}`} />
+            LIVE
+          </button>
+        ) : (
+          <span />
+        )}
+        {media.muted && !volumeTouched && media.hasData && (
+          <button
+            type="button"
+            onClick={toggleMute}
+            className="pointer-events-auto inline-flex items-center gap-2 rounded-full bg-black/60 py-1.5 pr-3.5 pl-2.5 text-sm font-medium text-white shadow-lg ring-1 ring-white/15 backdrop-blur-sm transition outline-none hover:bg-black/75 focus-visible:ring-2 focus-visible:ring-white/80"
+          >
+            <VolumeMutedIcon className="size-5" />
+            Unmute
+          </button>
+        )}
+      </div>
+
+      <div
+        className={`absolute inset-x-0 bottom-0 bg-linear-to-t from-black/85 via-black/40 to-transparent px-2 pt-14 pb-1.5 transition-opacity duration-300 @md:px-3 @md:pb-2 ${
+          showControls ? "opacity-100" : "pointer-events-none opacity-0"
+        }`}
+        onPointerEnter={controls.poke}
+      >
+        {!live && (
+          <Slider
+            label="Seek"
+            className="mx-2 mb-0.5"
+            value={media.currentTime}
+            max={media.duration}
+            step={0.1}
+            buffered={media.bufferedEnd}
+            valueText={`${formatTime(media.currentTime)} of ${formatTime(media.duration)}`}
+            onChange={seek}
+            fill="bg-red-600"
+          />
+        )}
+        <div className="flex items-center gap-0.5">
+          <button type="button" className={controlButton} onClick={togglePlay} aria-label={media.paused ? "Play" : "Pause"} title={media.paused ? "Play (k)" : "Pause (k)"}>
+            {media.paused ? <PlayIcon className="size-6" /> : <PauseIcon className="size-6" />}
+          </button>
+
+          <div className="group/volume flex items-center">
+            <button type="button" className={controlButton} onClick={toggleMute} aria-label={media.muted ? "Unmute" : "Mute"} title={media.muted ? "Unmute (m)" : "Mute (m)"}>
+              <VolumeIcon className="size-6" />
+            </button>
+            <Slider
+              label="Volume"
+              className="w-0 overflow-hidden transition-[width,margin] duration-200 group-hover/volume:mr-2 group-hover/volume:w-20 group-has-focus-visible/volume:mr-2 group-has-focus-visible/volume:w-20"
+              value={media.muted ? 0 : media.volume}
+              max={1}
+              step={0.05}
+              valueText={`${Math.round((media.muted ? 0 : media.volume) * 100)}%`}
+              onChange={setVolume}
+            />
+          </div>
+
+          {!live && media.duration > 0 && (
+            <span className="ml-1.5 text-[13px] font-medium text-white/90 tabular-nums">
+              {formatTime(media.currentTime)} <span className="text-white/50">/ {formatTime(media.duration)}</span>
+            </span>
+          )}
+
+          <span className="flex-1" />
+
+          {engine.qualities.length > 1 && (
+            <QualityMenu
+              qualities={engine.qualities}
+              selected={engine.selected}
+              current={engine.current}
+              onSelect={engine.selectQuality}
+              onOpenChange={setMenuOpen}
+            />
+          )}
+
+          {fullscreen.supported && (
+            <button
+              type="button"
+              className={controlButton}
+              onClick={fullscreen.toggle}
+              aria-label={fullscreen.active ? "Exit fullscreen" : "Fullscreen"}
+              title={fullscreen.active ? "Exit fullscreen (f)" : "Fullscreen (f)"}
+            >
+              {fullscreen.active ? <ExitFullscreenIcon className="size-[22px]" /> : <EnterFullscreenIcon className="size-[22px]" />}
+            </button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { config } from "@/lib/config";
+import { RECORDING_ENDED } from "@/lib/live/service";
+import { recordingToAsset, remuxRecording, sessionStillEnded } from "@/lib/live/recordings";
+import { inngest } from "../client";
+
+/**
+ * A recorded session ended: wait out the reconnect window (a publish within it
+ * continues the same session), then turn the recording into an asset.
+ */
+export const finalizeRecording = inngest.createFunction(
+  { id: "recording-finalize", triggers: [{ event: RECORDING_ENDED }], retries: 3 },
+  async ({ event, step }) => {
+    const { sessionId, endedAt } = event.data as { sessionId: string; endedAt: number };
+    await step.sleepUntil("reconnect window", new Date(endedAt + config().RECORDING_RECONNECT_WINDOW_S * 1000));
+    if (!(await step.run("check for a reconnect", () => sessionStillEnded(sessionId, endedAt)))) {
+      return { resumed: true };
+    }
+    const file = await step.run("remux to mp4", () => remuxRecording(sessionId));
+    await step.run("create the asset", () => recordingToAsset(sessionId, file));
+    return { sessionId, size: file.size };
+  },
+);

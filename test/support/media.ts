@@ -1,0 +1,71 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { promisify } from "node:util";
+
+const exec = promisify(execFile);
+
+export const RTMP_PORT = Number(process.env.CASTLINE_RTMP_PORT);
+export const rtmpUrl = (key: string, port = RTMP_PORT) => `rtmp://127.0.0.1:${port}/live/${key}`;
+
+export interface Running {
+  proc: ChildProcess;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  stderr(): string;
+  /** A clean stop (SIGINT), as a broadcaster pressing "stop". */
+  stop(): Promise<number | null>;
+}
+
+function run(args: string[]): Running {
+  const proc = spawn("ffmpeg", args, { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  proc.stderr!.on("data", (c) => (stderr += c));
+  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
+  return {
+    proc,
+    exited,
+    stderr: () => stderr,
+    stop: async () => {
+      if (proc.exitCode === null) proc.kill("SIGINT");
+      const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** A test pattern with a tone, broadcast like OBS would (H.264 + AAC over RTMP, 2 s GOP). */
+export function publish(url: string, opts: { size?: string } = {}): Running {
+  return run([
+    "-hide_banner", "-loglevel", "error", "-re",
+    "-f", "lavfi", "-i", `testsrc2=size=${opts.size ?? "640x360"}:rate=30`,
+    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100",
+    "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-g", "60",
+    "-c:a", "aac", "-b:a", "64k", "-f", "flv", url,
+  ]);
+}
+
+/** A second RTMP server standing in for YouTube/Twitch: ffmpeg listening, writing what it receives. */
+export function rtmpReceiver(port: number, out: string): Running {
+  return run(["-hide_banner", "-loglevel", "error", "-y", "-listen", "1", "-i", `rtmp://127.0.0.1:${port}/live/target`, "-c", "copy", "-f", "flv", out]);
+}
+
+export async function ffprobe(file: string) {
+  const { stdout } = await exec("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", file]);
+  return JSON.parse(stdout) as { streams: { codec_type: string; codec_name: string; width?: number; height?: number }[]; format: { duration?: string } };
+}
+
+/** Decodes every frame of a file; rejects if any is broken. */
+export async function decodes(file: string) {
+  await exec("ffmpeg", ["-v", "error", "-xerror", "-i", file, "-f", "null", "-"]);
+}
+
+export async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 20_000, every = 250): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
