@@ -5,10 +5,16 @@ import fs from "node:fs";
  * System programs the tests need. Missing ones are installed with apt-get when
  * we are root; otherwise we stop and say exactly what to install. Never skipped.
  */
-const PROGRAMS = [{ bin: "/usr/bin/chromium", pkg: "chromium", why: "browser tests (Playwright)" }];
+const PROGRAMS = [
+  { bin: "/usr/bin/chromium", pkg: "chromium", why: "browser tests (Playwright)" },
+  { bin: "ffmpeg", pkg: "ffmpeg", why: "live transcoding, recordings and the media tests" },
+];
+
+const installed = (bin: string) =>
+  bin.startsWith("/") ? fs.existsSync(bin) : spawnSync("sh", ["-c", `command -v ${bin}`]).status === 0;
 
 export function ensurePrerequisites() {
-  const missing = PROGRAMS.filter((p) => !fs.existsSync(p.bin));
+  const missing = PROGRAMS.filter((p) => !installed(p.bin));
   if (!missing.length) return;
   const pkgs = missing.map((p) => p.pkg);
   const isRoot = process.getuid?.() === 0;

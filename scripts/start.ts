@@ -6,6 +6,7 @@ import { config } from "@/lib/config";
 import { usesInngestServer } from "@/lib/jobs/mode";
 import { startBackgroundWork } from "@/lib/jobs/start";
 import { endSessionsOfNode } from "@/lib/live/service";
+import { ffmpegAvailable } from "@/lib/media/ffmpeg";
 import { ensureSecret } from "@/lib/secrets";
 import { buildIfNeeded } from "./build-if-needed";
 import { superviseChild, type Child } from "./children";
@@ -43,7 +44,11 @@ async function main() {
   } else {
     driver = await startBackgroundWork();
   }
-  if (cfg.MEDIA_NODE) {
+  const withMedia = cfg.MEDIA_NODE && ffmpegAvailable();
+  if (cfg.MEDIA_NODE && !withMedia) {
+    console.error(`Live ingest is off: ffmpeg not found (FFMPEG_PATH=${cfg.FFMPEG_PATH}). Install it (Debian/Ubuntu: apt-get install ffmpeg) or set FFMPEG_PATH.`);
+  }
+  if (withMedia) {
     children.push(
       await superviseChild({
         name: "media node",
