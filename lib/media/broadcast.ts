@@ -27,7 +27,7 @@ export interface BroadcastContext {
 }
 
 const HEARTBEAT_MS = 1000;
-const WATCH_MS = 400;
+const WATCH_MS = 200;
 /** A publisher that sends nothing this long is cut (a network black-hole raises no socket event). */
 const STALL_MS = 4000;
 
@@ -45,6 +45,7 @@ export class Broadcast {
   private timers: NodeJS.Timeout[] = [];
   private ending = false;
   private ready = false;
+  private watching = false;
   private transcoderRestarts = 0;
   private readonly seen = new Map<number, Set<string>>();
   private pending = { sourceSegments: 0, transcodedSegments: 0, sourceSegmentsDuration: 0, transcodedSegmentsDuration: 0 };
@@ -116,7 +117,16 @@ export class Broadcast {
 
   /** New segments become counters; the first segment of every rendition makes the stream ready. */
   private async watch() {
-    if (this.ending) return;
+    if (this.ending || this.watching) return;
+    this.watching = true;
+    try {
+      await this.scanPlaylists();
+    } finally {
+      this.watching = false;
+    }
+  }
+
+  private async scanPlaylists() {
     const variants = this.grant.profiles.length + 1;
     let complete = true;
     for (let i = 0; i < variants; i++) {
@@ -149,26 +159,27 @@ export class Broadcast {
   }
 
   private async writeMaster() {
-    const variants: Variant[] = [];
-    for (let i = 0; i <= this.grant.profiles.length; i++) {
-      const dir = path.join(this.liveDir, variantDir(i));
-      const [first] = await readMediaPlaylist(path.join(dir, "index.m3u8"));
-      const file = path.join(dir, first.uri);
-      const [info, stat] = await Promise.all([probe(file), fs.stat(file)]);
-      const video = info.streams.find((s) => s.codec_type === "video");
-      const audio = info.streams.find((s) => s.codec_type === "audio");
-      const profile = this.grant.profiles[i - 1];
-      const measured = (stat.size * 8) / Math.max(first.duration, 0.5);
-      variants.push({
-        uri: `${variantDir(i)}/index.m3u8`,
-        name: profile?.name ?? "source",
-        bandwidth: profile ? Math.max(profile.bitrate * 1.1 + (audio ? 128_000 : 0), measured) : measured * 1.2,
-        width: video?.width ?? profile?.width ?? 0,
-        height: video?.height ?? profile?.height ?? 0,
-        frameRate: frameRate(video?.avg_frame_rate),
-        codecs: [video, audio].flatMap((s) => (s ? [codecString(s)].filter((c): c is string => !!c) : [])),
-      });
-    }
+    const variants: Variant[] = await Promise.all(
+      Array.from({ length: this.grant.profiles.length + 1 }, async (_, i) => {
+        const dir = path.join(this.liveDir, variantDir(i));
+        const [first] = await readMediaPlaylist(path.join(dir, "index.m3u8"));
+        const file = path.join(dir, first.uri);
+        const [info, stat] = await Promise.all([probe(file), fs.stat(file)]);
+        const video = info.streams.find((s) => s.codec_type === "video");
+        const audio = info.streams.find((s) => s.codec_type === "audio");
+        const profile = this.grant.profiles[i - 1];
+        const measured = (stat.size * 8) / Math.max(first.duration, 0.5);
+        return {
+          uri: `${variantDir(i)}/index.m3u8`,
+          name: profile?.name ?? "source",
+          bandwidth: profile ? Math.max(profile.bitrate * 1.1 + (audio ? 128_000 : 0), measured) : measured * 1.2,
+          width: video?.width ?? profile?.width ?? 0,
+          height: video?.height ?? profile?.height ?? 0,
+          frameRate: frameRate(video?.avg_frame_rate),
+          codecs: [video, audio].flatMap((s) => (s ? [codecString(s)].filter((c): c is string => !!c) : [])),
+        };
+      }),
+    );
     const tmp = path.join(this.liveDir, "index.m3u8.tmp");
     await fs.writeFile(tmp, masterPlaylist(variants));
     await fs.rename(tmp, path.join(this.liveDir, "index.m3u8"));
