@@ -106,7 +106,7 @@ test("a creator signs up, sets up a stream, multistreams it and adds a webhook",
     expect(stream.profiles.map((p) => p.name)).toEqual(["720p", "480p", "360p"]);
 
     const host = new URL(baseURL!).hostname;
-    await expect(page.getByTestId("ingest-url")).toHaveText(`rtmp://${host}:1935/live`);
+    await expect(page.getByTestId("ingest-url")).toHaveText(`rtmp://${host}:${process.env.CASTLINE_RTMP_PORT ?? 1935}/live`);
 
     const key = page.getByTestId("stream-key");
     await expect(key).not.toHaveText(stream.streamKey);

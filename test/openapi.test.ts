@@ -17,6 +17,13 @@ describe("API description", () => {
     assert.equal(doc.components.schemas.MultistreamTarget.properties.url, undefined, "url is write-only");
   });
 
+  test("/api/ingest tells encoders where to publish, on this deployment's RTMP port", async () => {
+    const res = await call("GET", "ingest");
+    assert.equal(res.status, 200);
+    const host = new URL(process.env.CASTLINE_URL!).hostname;
+    assert.equal(res.body[0].ingest, `rtmp://${host}:${process.env.CASTLINE_RTMP_PORT}/live`);
+  });
+
   test("/docs serves the API reference with its script from this server", async () => {
     const page = await call("GET", "/docs");
     assert.equal(page.status, 200);

@@ -7,6 +7,7 @@ import { Target, TargetCreate, TargetCreated, TargetPatch } from "@/lib/targets/
 import { Task } from "@/lib/tasks/schema";
 import { SignUp, User } from "@/lib/users/schema";
 import { Webhook, WebhookCreated, WebhookDelivery, WebhookInput, WebhookTestRequest } from "@/lib/webhooks/schema";
+import { Ingest } from "@/lib/live/ingest";
 import { PageQuery } from "./pagination";
 
 /**
@@ -83,6 +84,7 @@ const operations: Record<string, Record<string, Operation>> = {
   "/webhook/{id}/test": {
     post: { tag: "Webhooks", summary: "Send a sample event through the delivery path", body: WebhookTestRequest, status: 202, response: Queued, errors: [404, 422] },
   },
+  "/ingest": { get: { tag: "Streams", summary: "Where encoders publish (no auth)", auth: false, status: 200, response: list(Ingest) } },
   "/user": { post: { tag: "Users", summary: "Sign up (no auth; ALLOW_SIGNUP)", auth: false, body: SignUp, status: 201, response: User, errors: [400, 403, 422] } },
   "/user/me": { get: { tag: "Users", summary: "The caller", status: 200, response: User } },
   "/api-key": {

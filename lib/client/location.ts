@@ -1,6 +1,8 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
+import { api } from "./api";
 
 const subscribe = () => () => {};
 
@@ -9,8 +11,12 @@ export function useOrigin(): string {
   return useSyncExternalStore(subscribe, () => window.location.origin, () => "");
 }
 
-/** The RTMP ingest base URL encoders publish to: this host, port 1935, app "live". */
+/** The RTMP ingest base URL encoders publish to, as the server reports it (its RTMP_PORT). */
 export function useIngestUrl(): string {
-  const hostname = useSyncExternalStore(subscribe, () => window.location.hostname, () => "");
-  return hostname ? `rtmp://${hostname}:1935/live` : "";
+  const { data } = useQuery({
+    queryKey: ["ingest"],
+    queryFn: () => api<{ ingest: string }[]>("/api/ingest"),
+    staleTime: Infinity,
+  });
+  return data?.[0]?.ingest ?? "";
 }
