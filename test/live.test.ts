@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
 import { newAccount, type Api } from "./support/client";
 import { decodes, ffprobe, publish, rtmpReceiver, rtmpUrl, until } from "./support/media";
 import { startReceiver, type Received } from "./support/receiver";
+import { freePort } from "@/lib/net/free-port";
 
 const LADDER = [
   { name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 },
@@ -27,14 +27,6 @@ const active = (api: Api, id: string) => until(`stream ${id} active`, async () =
 const idle = (api: Api, id: string) => until(`stream ${id} idle`, async () => (await api.get(`stream/${id}`)).body.isActive === false, 15_000);
 const eventsOf = (rx: { received: Received[] }) => rx.received.map((r) => String(r.json.event));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe("live streaming", { concurrency: false }, () => {
   test("a broadcast goes live with its ladder, plays, counts segments, and goes idle when it stops", async () => {

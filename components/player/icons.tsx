@@ -1,6 +1,7 @@
 import type { SVGProps } from "react";
+import { StrokeSvg } from "@/components/ui/stroke-svg";
 
-/** The player's own icons (24px grid), kept here so /play needs nothing from the dashboard. */
+/** The player's own icons (24px grid), kept apart from the dashboard's so /play loads only these. */
 type IconProps = SVGProps<SVGSVGElement>;
 
 function Icon({ children, className = "size-6", ...props }: IconProps) {
@@ -11,22 +12,8 @@ function Icon({ children, className = "size-6", ...props }: IconProps) {
   );
 }
 
-function Stroke({ children, className = "size-6", ...props }: IconProps) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      className={className}
-      {...props}
-    >
-      {children}
-    </svg>
-  );
+function Stroke({ className = "size-6", ...props }: IconProps) {
+  return <StrokeSvg strokeWidth={2} className={className} {...props} />;
 }
 
 export const PlayIcon = (p: IconProps) => (

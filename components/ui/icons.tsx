@@ -1,24 +1,11 @@
 import type { SVGProps } from "react";
+import { StrokeSvg } from "./stroke-svg";
 
 /** Small stroke icons (24px grid, 1.75 stroke), inline so the dashboard needs no icon package. */
 type IconProps = SVGProps<SVGSVGElement>;
 
-function Icon({ children, className = "size-4", ...props }: IconProps) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.75}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      className={className}
-      {...props}
-    >
-      {children}
-    </svg>
-  );
+function Icon({ className = "size-4", ...props }: IconProps) {
+  return <StrokeSvg className={className} {...props} />;
 }
 
 export const BroadcastIcon = (p: IconProps) => (
