@@ -9,8 +9,10 @@ import { createUser } from "@/lib/users/service";
 import { startAppProcess } from "../scripts/app-process";
 import { buildIfNeeded } from "../scripts/build-if-needed";
 import { benchApi } from "./api";
+import { benchIpfs } from "./ipfs";
 import { benchJobs } from "./jobs";
 import { benchLive } from "./live";
+import { benchVod } from "./vod";
 import { benchWebhooks } from "./webhooks";
 
 /** `npm run bench`: the production build on a real PostgreSQL, figures printed per section. */
@@ -32,6 +34,8 @@ async function main() {
     if (wanted("api")) await benchApi({ appUrl: app.url, key, streamId: stream.id, env });
     if (wanted("jobs")) await benchJobs();
     if (wanted("webhooks")) await benchWebhooks({ userId: user.id });
+    if (wanted("vod")) await benchVod({ appUrl: app.url, key, appPid: app.child.pid!, dataDir });
+    if (wanted("ipfs")) await benchIpfs();
     if (wanted("live")) await benchLive({ env: { ...env, DATABASE_URL: process.env.DATABASE_URL, MEDIA_NODE: "true" }, key });
   } finally {
     await app.stop();

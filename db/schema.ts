@@ -131,11 +131,13 @@ export const multistreamTargets = pgTable(
   (t) => [index("targets_user_idx").on(t.userId, t.createdAt, t.id)],
 );
 
+/** Where an asset's media lives: keys in the object store (lib/storage), never shown as is. */
 export interface AssetFilesRow {
-  /** HLS master or media playlist, e.g. /recordings/<session>/index.m3u8 */
+  /** The original file (validated mp4), served as the download. */
+  source?: string;
+  /** Folder of the HLS packaging: <hls>/index.m3u8 and its segments. */
   hls?: string;
-  /** The downloadable mp4 */
-  mp4?: string;
+  thumbnail?: string;
 }
 
 export interface WebhookFailureRow {
@@ -199,7 +201,8 @@ export const assets = pgTable(
     videoSpec: jsonb("video_spec").$type<Record<string, unknown>>(),
     source: jsonb("source").$type<Record<string, unknown>>().notNull(),
     storage: jsonb("storage").$type<Record<string, unknown>>(),
-    /** Where this deployment keeps the asset's media (paths under the app's origin); never shown as is. */
+    /** status.storage in the API: where exports stand (IPFS: the last task and its CIDs). */
+    storageStatus: jsonb("storage_status").$type<Record<string, unknown>>(),
     files: jsonb("files").$type<AssetFilesRow>(),
     createdAt: createdAt(),
     /** DELETE hides the asset from the API; its playback and download URLs keep working. */

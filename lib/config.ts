@@ -31,6 +31,25 @@ const ConfigSchema = z.object({
   MEDIA_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   APP_URL: z.url({ message: "must be the URL where media nodes reach the app, e.g. http://10.0.0.5:3000" }).optional(),
   FFMPEG_PATH: z.string().min(1).default("ffmpeg"),
+  /** Origin of asset download URLs ({CDN_URL}/asset/<playbackId>/video); the app serves them itself. */
+  CDN_URL: z.url({ message: "must be an absolute URL such as https://cdn.example.com" }).optional(),
+  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(10 * 1024 ** 3),
+  /** How long a pre-signed upload URL works. */
+  UPLOAD_URL_TTL_S: z.coerce.number().int().min(60).max(7 * 86_400).default(86_400),
+  S3_ENDPOINT: z.url({ message: "must be the S3 API URL, e.g. https://s3.us-east-1.amazonaws.com" }).optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  /** Path-style URLs (endpoint/bucket/key): MinIO, s3rver and most self-hosted stores need them. */
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  /** A Pinata-compatible pinning API, used when an IPFS export brings pinning credentials. */
+  PINNING_API_URL: z.url().default("https://api.pinata.cloud"),
+}).superRefine((c, ctx) => {
+  const s3 = [c.S3_ENDPOINT, c.S3_BUCKET, c.S3_ACCESS_KEY_ID, c.S3_SECRET_ACCESS_KEY];
+  if (s3.some(Boolean) && !s3.every(Boolean)) {
+    ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "S3 storage needs all of S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY" });
+  }
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { dataDir: string };

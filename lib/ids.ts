@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 
 /** Opaque object ids. */
-export const newId = () => randomUUID();
+export const newId = (): string => randomUUID();
 
 const ALPHABET = "abcdefghijkmnopqrstuvwxyz23456789"; // no l/1/0 look-alikes
 

@@ -54,6 +54,8 @@ async function main() {
     RTMP_HOST: "127.0.0.1",
     // short enough for the reconnect-window tests to see recordings become assets
     RECORDING_RECONNECT_WINDOW_S: "8",
+    // the IPFS export tests run a fake Pinata here
+    PINNING_API_URL: `http://127.0.0.1:${await freePort()}`,
   };
   const app = await startAppProcess(env);
   console.log(`app under test: ${app.url} (data in ${dataDir})`);

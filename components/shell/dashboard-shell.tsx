@@ -6,7 +6,17 @@ import { signOut } from "next-auth/react";
 import { useState, type ComponentType, type ReactNode, type SVGProps } from "react";
 import { Logo } from "@/components/brand";
 import { cx } from "@/components/ui/cx";
-import { KeyIcon, LogOutIcon, MenuIcon, ShareIcon, VideoIcon, WebhookIcon, XIcon } from "@/components/ui/icons";
+import {
+  FilmIcon,
+  KeyIcon,
+  ListChecksIcon,
+  LogOutIcon,
+  MenuIcon,
+  ShareIcon,
+  VideoIcon,
+  WebhookIcon,
+  XIcon,
+} from "@/components/ui/icons";
 
 interface NavItem {
   href: string;
@@ -20,6 +30,13 @@ const NAV: { heading: string; items: NavItem[] }[] = [
     items: [
       { href: "/streams", label: "Streams", icon: VideoIcon },
       { href: "/targets", label: "Multistream targets", icon: ShareIcon },
+    ],
+  },
+  {
+    heading: "Video on demand",
+    items: [
+      { href: "/assets", label: "Assets", icon: FilmIcon },
+      { href: "/tasks", label: "Tasks", icon: ListChecksIcon },
     ],
   },
   {

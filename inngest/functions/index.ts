@@ -1,4 +1,5 @@
 import type { InngestFunction } from "inngest";
+import { awaitUpload, exportAsset, importAsset, processAsset } from "./assets";
 import { finalizeRecording } from "./recordings";
 import { deliverWebhook } from "./webhooks";
 
@@ -7,4 +8,11 @@ import { deliverWebhook } from "./webhooks";
  * the built-in driver otherwise. Add each new function here; code starts them only
  * through emit() from lib/jobs/emit.ts.
  */
-export const functions: InngestFunction.Any[] = [deliverWebhook, finalizeRecording];
+export const functions: InngestFunction.Any[] = [
+  deliverWebhook,
+  finalizeRecording,
+  processAsset,
+  importAsset,
+  awaitUpload,
+  exportAsset,
+];

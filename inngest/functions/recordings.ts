@@ -15,8 +15,8 @@ export const finalizeRecording = inngest.createFunction(
     if (!(await step.run("check for a reconnect", () => sessionStillEnded(sessionId, endedAt)))) {
       return { resumed: true };
     }
-    const file = await step.run("remux to mp4", () => remuxRecording(sessionId));
-    await step.run("create the asset", () => recordingToAsset(sessionId, file));
-    return { sessionId, size: file.size };
+    await step.run("remux to mp4", () => remuxRecording(sessionId));
+    await step.run("create the asset", () => recordingToAsset(sessionId));
+    return { sessionId };
   },
 );

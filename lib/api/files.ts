@@ -15,38 +15,60 @@ export function notFoundResponse() {
   return Response.json({ errors: ["not found"] }, { status: 404, headers: CORS });
 }
 
+export interface ServeOptions {
+  cacheControl: string;
+  contentType?: string;
+  /** Offered to browsers as the name of a download. */
+  filename?: string;
+}
+
+/** Something with a size that can be read from an offset: a file, an object in a store. */
+export interface RangedSource {
+  size: number;
+  modifiedAt: Date;
+  /** Inclusive offsets. */
+  open(range: { start: number; end: number }): Promise<Readable>;
+}
+
 /**
- * A file as an HTTP response, streamed (never read whole into memory), with
- * single-range requests (players and download managers seek with them).
+ * A streamed response (never read whole into memory) with single-range requests:
+ * players and download managers seek with them.
  */
-export async function fileResponse(file: string, req: Request, opts: { cacheControl: string; contentType?: string }) {
-  const stat = await fs.promises.stat(file).catch(() => undefined);
-  if (!stat?.isFile()) return notFoundResponse();
-  const type = opts.contentType ?? CONTENT_TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream";
+export async function rangedResponse(req: Request, source: RangedSource, name: string, opts: ServeOptions) {
+  const type = opts.contentType ?? CONTENT_TYPES[name.split(".").pop() ?? ""] ?? "application/octet-stream";
   const headers: Record<string, string> = {
     ...CORS,
     "content-type": type,
     "cache-control": opts.cacheControl,
     "accept-ranges": "bytes",
-    "last-modified": stat.mtime.toUTCString(),
+    "last-modified": source.modifiedAt.toUTCString(),
   };
+  if (opts.filename) headers["content-disposition"] = `inline; filename="${opts.filename.replace(/[^\w. -]/g, "_")}"`;
+  const { size } = source;
   const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.get("range") ?? "");
   let start = 0;
-  let end = stat.size - 1;
+  let end = size - 1;
   let status = 200;
   if (range && (range[1] || range[2])) {
-    start = range[1] ? Number(range[1]) : Math.max(0, stat.size - Number(range[2]));
-    end = range[1] && range[2] ? Math.min(Number(range[2]), stat.size - 1) : stat.size - 1;
-    if (start > end || start >= stat.size) {
-      return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${stat.size}` } });
+    start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+    end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+    if (start > end || start >= size) {
+      return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${size}` } });
     }
     status = 206;
-    headers["content-range"] = `bytes ${start}-${end}/${stat.size}`;
+    headers["content-range"] = `bytes ${start}-${end}/${size}`;
   }
   headers["content-length"] = String(end - start + 1);
-  if (req.method === "HEAD" || stat.size === 0) return new Response(null, { status, headers });
-  const body = Readable.toWeb(fs.createReadStream(file, { start, end })) as ReadableStream;
+  if (req.method === "HEAD" || size === 0) return new Response(null, { status, headers });
+  const body = Readable.toWeb(await source.open({ start, end })) as ReadableStream;
   return new Response(body, { status, headers });
+}
+
+export async function fileResponse(file: string, req: Request, opts: ServeOptions) {
+  const stat = await fs.promises.stat(file).catch(() => undefined);
+  if (!stat?.isFile()) return notFoundResponse();
+  const source = { size: stat.size, modifiedAt: stat.mtime, open: async (r: { start: number; end: number }) => fs.createReadStream(file, r) };
+  return rangedResponse(req, source, file, opts);
 }
 
 export function textResponse(text: string, contentType: string, cacheControl: string) {

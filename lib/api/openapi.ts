@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from "@/lib/api-keys/schema";
-import { Asset } from "@/lib/assets/schema";
+import { Asset, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, UploadRequested } from "@/lib/assets/schema";
 import { Session, SessionListQuery } from "@/lib/sessions/schema";
 import { RecordPatch, Stream, StreamCreate, StreamListQuery, StreamPatch } from "@/lib/streams/schema";
 import { Target, TargetCreate, TargetCreated, TargetPatch } from "@/lib/targets/schema";
@@ -57,6 +57,15 @@ const operations: Record<string, Record<string, Operation>> = {
     delete: { tag: "Multistream", summary: "Delete a target no stream references", status: 204, errors: [400, 404] },
   },
   "/asset": { get: { tag: "Assets", summary: "List assets", query: PageQuery, status: 200, response: list(Asset) } },
+  "/asset/request-upload": {
+    post: { tag: "Assets", summary: "Create a waiting asset and get a pre-signed URL (PUT the file there, no API key) and a tus endpoint", body: RequestUpload, status: 200, response: UploadRequested, errors: [422] },
+  },
+  "/asset/import": {
+    post: { tag: "Assets", summary: "Import a file from a URL (downloaded in the background; follow the task)", body: ImportAsset, status: 201, response: AssetWithTask, errors: [400, 422] },
+  },
+  "/asset/{id}/export": {
+    post: { tag: "Assets", summary: "Export a ready asset to IPFS or to a custom URL (spawns an export task)", body: ExportAsset, status: 201, response: ExportStarted, errors: [400, 404, 422] },
+  },
   "/asset/{id}": {
     get: { tag: "Assets", summary: "Retrieve an asset", status: 200, response: Asset, errors: [404] },
     delete: { tag: "Assets", summary: "Delete an asset from the API (its URLs keep working)", status: 204, errors: [404] },

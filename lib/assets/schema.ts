@@ -1,6 +1,9 @@
 import { z } from "zod";
+import { HttpUrl } from "@/lib/net/http-url";
+import { Task } from "@/lib/tasks/schema";
 
 export const ASSET_PHASES = ["waiting", "uploading", "processing", "ready", "failed", "deleted"] as const;
+export type AssetPhase = (typeof ASSET_PHASES)[number];
 
 const VideoTrack = z.object({
   type: z.literal("video"),
@@ -29,8 +32,26 @@ export const VideoSpec = z
     tracks: z.array(z.discriminatedUnion("type", [VideoTrack, AudioTrack])),
   })
   .meta({ id: "VideoSpec" });
+export type VideoSpec = z.infer<typeof VideoSpec>;
 
 export const Hash = z.object({ hash: z.string(), algorithm: z.string() });
+
+const IpfsFile = z.object({ cid: z.string(), url: z.string(), gatewayUrl: z.string() });
+
+/** Where an IPFS export put the asset (Livepeer's shape). */
+export const AssetIpfsStorage = IpfsFile.extend({
+  spec: z.object({ nftMetadata: z.record(z.string(), z.unknown()).optional() }),
+  nftMetadata: IpfsFile,
+  updatedAt: z.number(),
+});
+export type AssetIpfsStorage = z.infer<typeof AssetIpfsStorage>;
+
+export const AssetSource = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("directUpload") }),
+  z.object({ type: z.literal("url"), url: z.string() }),
+  z.object({ type: z.literal("recording"), sessionId: z.string() }),
+]);
+export type AssetSource = z.infer<typeof AssetSource>;
 
 export const Asset = z
   .object({
@@ -42,16 +63,70 @@ export const Asset = z
     status: z.object({
       phase: z.enum(ASSET_PHASES),
       updatedAt: z.number(),
-      progress: z.number().optional(),
+      progress: z.number().min(0).max(1).optional(),
       errorMessage: z.string().optional(),
+      storage: z
+        .object({
+          ipfs: z.object({
+            taskIds: z.object({ last: z.string() }),
+            data: z.object({ videoFileCid: z.string(), nftMetadataCid: z.string() }),
+          }),
+        })
+        .optional(),
     }),
-    source: z.record(z.string(), z.unknown()),
-    size: z.number().optional(),
+    source: AssetSource,
+    size: z.number().optional().describe("bytes"),
     hash: z.array(Hash).optional(),
     videoSpec: VideoSpec.optional(),
-    storage: z.record(z.string(), z.unknown()).optional(),
-    playbackUrl: z.string().optional(),
-    downloadUrl: z.string().optional(),
+    storage: z.object({ ipfs: AssetIpfsStorage.optional() }).optional(),
+    playbackUrl: z.string().optional().describe("HLS, once the asset is ready"),
+    downloadUrl: z.string().optional().describe("{CDN_URL}/asset/<playbackId>/video, once the asset is ready"),
   })
   .meta({ id: "Asset" });
 export type Asset = z.infer<typeof Asset>;
+
+const Name = z.string().trim().min(1, "must not be empty").max(500);
+
+export const RequestUpload = z.strictObject({ name: Name }).meta({ id: "RequestUploadPayload" });
+export type RequestUpload = z.infer<typeof RequestUpload>;
+
+export const UploadRequested = z
+  .object({
+    url: z.string().describe("PUT the file here, no API key: pre-signed, for this asset only, until it expires"),
+    tusEndpoint: z.string().describe("tus 1.0 endpoint for resumable uploads of the same asset"),
+    asset: Asset,
+    task: Task,
+  })
+  .meta({ id: "UploadRequested" });
+
+export const ImportAsset = z.strictObject({ url: HttpUrl, name: Name }).meta({ id: "ImportAssetPayload" });
+export type ImportAsset = z.infer<typeof ImportAsset>;
+
+export const AssetWithTask = z.object({ asset: Asset, task: Task }).meta({ id: "AssetWithTask" });
+
+const Pinning = z.union([
+  z.strictObject({ jwt: z.string().min(1).max(4096) }),
+  z.strictObject({ apiKey: z.string().min(1).max(512), apiSecret: z.string().min(1).max(512) }),
+], { message: "give either jwt, or apiKey together with apiSecret" });
+
+export const ExportAsset = z
+  .strictObject({
+    ipfs: z
+      .strictObject({
+        pinning: Pinning.optional(),
+        nftMetadata: z.record(z.string(), z.unknown()).optional().describe("deep-merged into the default NFT metadata"),
+      })
+      .optional(),
+    custom: z
+      .strictObject({
+        url: HttpUrl,
+        method: z.enum(["PUT", "POST"]).default("PUT"),
+        headers: z.record(z.string().regex(/^[!#$%&'*+.^_`|~\w-]+$/, "must be a valid header name"), z.string().max(8192)).optional(),
+      })
+      .optional(),
+  })
+  .refine((b) => Boolean(b.ipfs) !== Boolean(b.custom), { message: "give exactly one of ipfs or custom" })
+  .meta({ id: "ExportTaskParams" });
+export type ExportAsset = z.infer<typeof ExportAsset>;
+
+export const ExportStarted = z.object({ task: Task }).meta({ id: "ExportStarted" });

@@ -1,15 +1,30 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { db } from "@/db/client";
-import { assets } from "@/db/schema";
+import { assets, tasks } from "@/db/schema";
 import { compact } from "@/lib/api/compact";
-import { notFound } from "@/lib/api/errors";
+import { badRequest, notFound } from "@/lib/api/errors";
 import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
+import { config } from "@/lib/config";
+import { newId, newPlaybackId } from "@/lib/ids";
+import { emit } from "@/lib/jobs/emit";
+import { privateHostReason } from "@/lib/net/guard";
 import { publicOrigin } from "@/lib/origin";
-import type { Asset } from "./schema";
+import { objects } from "@/lib/storage";
+import { serializeTask, spawnTask, updateTask } from "@/lib/tasks/service";
+import { notifyWebhooks } from "@/lib/webhooks/notify";
+import type { WebhookEvent } from "@/lib/webhooks/events";
+import { ASSET_EXPORT_REQUESTED, ASSET_IMPORT_REQUESTED, ASSET_UPLOAD_AWAITED } from "./events";
+import { sourceKey } from "./keys";
+import type { Asset, AssetPhase, AssetSource, ExportAsset, ImportAsset } from "./schema";
+import { signUploadToken } from "./upload-token";
 
 export type AssetRow = typeof assets.$inferSelect;
 
+/** Download URLs may point at a CDN in front of the app (CDN_URL); the app serves them too. */
+const cdnOrigin = () => (config().CDN_URL ?? publicOrigin()).replace(/\/$/, "");
+
 export function serializeAsset(row: AssetRow): Asset {
+  const ready = row.phase === "ready";
   return compact({
     id: row.id,
     name: row.name,
@@ -17,18 +32,19 @@ export function serializeAsset(row: AssetRow): Asset {
     createdAt: row.createdAt,
     playbackId: row.playbackId,
     status: compact({
-      phase: row.phase as Asset["status"]["phase"],
+      phase: row.phase as AssetPhase,
       updatedAt: row.updatedAt,
       progress: row.progress,
       errorMessage: row.errorMessage,
+      storage: row.storageStatus as Asset["status"]["storage"] | null,
     }),
-    source: row.source,
+    source: row.source as AssetSource,
     size: row.size,
     hash: row.hash,
     videoSpec: row.videoSpec as Asset["videoSpec"] | null,
-    storage: row.storage,
-    playbackUrl: row.files?.hls ? `${publicOrigin()}${row.files.hls}` : undefined,
-    downloadUrl: row.files?.mp4 ? `${publicOrigin()}/asset/${row.playbackId}/video` : undefined,
+    storage: row.storage as Asset["storage"] | null,
+    playbackUrl: ready && row.files?.hls ? `${publicOrigin()}/asset/${row.playbackId}/hls/index.m3u8` : undefined,
+    downloadUrl: ready && row.files?.source ? `${cdnOrigin()}/asset/${row.playbackId}/video` : undefined,
   });
 }
 
@@ -46,18 +62,142 @@ export async function listAssets(userId: string, page: PageQuery): Promise<Page<
   return { items: items.map(serializeAsset), next };
 }
 
-export async function getAsset(userId: string, id: string): Promise<Asset> {
+async function ownAsset(userId: string, id: string): Promise<AssetRow> {
   const row = await db().query.assets.findFirst({ where: and(eq(assets.id, id), visible(userId)) });
   if (!row) throw notFound("asset");
-  return serializeAsset(row);
+  return row;
+}
+
+export async function getAsset(userId: string, id: string): Promise<Asset> {
+  return serializeAsset(await ownAsset(userId, id));
 }
 
 /** Hides the asset from the API; its stored files stay reachable by playback id (the spec says so). */
 export async function deleteAsset(userId: string, id: string): Promise<void> {
-  const deleted = await db()
+  const [deleted] = await db()
     .update(assets)
     .set({ deletedAt: Date.now() })
     .where(and(eq(assets.id, id), visible(userId)))
-    .returning({ id: assets.id });
-  if (!deleted.length) throw notFound("asset");
+    .returning();
+  if (!deleted) throw notFound("asset");
+  // An upload that never came will not come now: its task ends rather than pending for ever.
+  if (deleted.phase === "waiting" || deleted.phase === "uploading") {
+    const task = await db().query.tasks.findFirst({ where: and(eq(tasks.outputAssetId, id), eq(tasks.phase, "pending")) });
+    if (task) await updateTask(task.id, { phase: "cancelled", errorMessage: "the asset was deleted before its file arrived" });
+  }
+  await notifyWebhooks(userId, "asset.deleted", { payload: { asset: serializeAsset(deleted) } });
+}
+
+/** A new asset, announced as asset.created. */
+export async function createAsset(userId: string, name: string, source: AssetSource, phase: AssetPhase, id = newId()): Promise<AssetRow> {
+  const now = Date.now();
+  const [row] = await db()
+    .insert(assets)
+    .values({ id, userId, name, playbackId: newPlaybackId(), phase, source, updatedAt: now, createdAt: now })
+    .returning();
+  await notifyWebhooks(userId, "asset.created", { payload: { asset: serializeAsset(row) } });
+  return row;
+}
+
+const PHASE_EVENTS: Partial<Record<AssetPhase, WebhookEvent>> = { ready: "asset.ready", failed: "asset.failed" };
+
+export type AssetChange = Partial<
+  Pick<AssetRow, "phase" | "progress" | "errorMessage" | "size" | "hash" | "videoSpec" | "files" | "storage" | "storageStatus">
+>;
+
+/** Moves an asset along; reaching ready or failed is announced to webhooks. */
+export async function updateAsset(assetId: string, change: AssetChange, onlyFrom?: AssetPhase[]): Promise<AssetRow | undefined> {
+  const before = await db().query.assets.findFirst({ where: eq(assets.id, assetId) });
+  if (!before || (onlyFrom && !onlyFrom.includes(before.phase as AssetPhase))) return undefined;
+  const [row] = await db()
+    .update(assets)
+    .set({ ...change, updatedAt: Date.now() })
+    .where(eq(assets.id, assetId))
+    .returning();
+  const event = change.phase && change.phase !== before.phase ? PHASE_EVENTS[change.phase as AssetPhase] : undefined;
+  if (event) await notifyWebhooks(row.userId, event, { payload: { asset: serializeAsset(row) } });
+  return row;
+}
+
+/**
+ * Claims a waiting asset for one upload (PUT or tus): a second upload to the same
+ * asset is refused rather than mixed with the first.
+ */
+export async function claimUpload(assetId: string): Promise<AssetRow | undefined> {
+  const [row] = await db()
+    .update(assets)
+    .set({ phase: "uploading", updatedAt: Date.now() })
+    .where(and(eq(assets.id, assetId), eq(assets.phase, "waiting"), isNull(assets.deletedAt)))
+    .returning();
+  return row;
+}
+
+/** An upload that broke off: the asset waits for another try with the same URL. */
+export async function releaseUpload(assetId: string): Promise<void> {
+  await db()
+    .update(assets)
+    .set({ phase: "waiting", updatedAt: Date.now() })
+    .where(and(eq(assets.id, assetId), eq(assets.phase, "uploading")));
+}
+
+export async function assetById(assetId: string) {
+  return db().query.assets.findFirst({ where: eq(assets.id, assetId) });
+}
+
+/**
+ * POST /asset/request-upload: a waiting asset, its import task, and where to send
+ * the file: a URL pre-signed by the object store (S3) or by the app (local disk),
+ * and a tus endpoint for resumable uploads.
+ */
+export async function requestUpload(userId: string, name: string) {
+  const ttl = config().UPLOAD_URL_TTL_S;
+  const asset = await createAsset(userId, name, { type: "directUpload" }, "waiting");
+  const key = sourceKey(asset.id);
+  const task = await spawnTask({ userId, type: "import", outputAssetId: asset.id, params: { import: { uploadedObjectKey: key } } });
+  const token = signUploadToken(asset.id, ttl);
+  const storeUrl = await objects().presignedPut(key, ttl);
+  // Nothing tells the app when a PUT straight to the store completes: a job watches for the object.
+  if (storeUrl) await emit({ name: ASSET_UPLOAD_AWAITED, data: { assetId: asset.id, taskId: task.id, expiresAt: Date.now() + ttl * 1000 } });
+  const origin = publicOrigin();
+  return {
+    url: storeUrl ?? `${origin}/api/asset/upload/direct?token=${token}`,
+    tusEndpoint: `${origin}/api/asset/upload/tus?token=${token}`,
+    asset: serializeAsset(asset),
+    task: serializeTask(task),
+  };
+}
+
+/** POST /asset/import: the asset and its task at once; the download runs in the background. */
+export async function importAsset(userId: string, body: ImportAsset) {
+  const refused = await privateHostReason(body.url);
+  if (refused) throw badRequest(`url: refusing to import from ${refused}`);
+  const asset = await createAsset(userId, body.name, { type: "url", url: body.url }, "waiting");
+  const task = await spawnTask({ userId, type: "import", outputAssetId: asset.id, params: { import: { url: body.url } } });
+  await emit({ name: ASSET_IMPORT_REQUESTED, data: { assetId: asset.id, taskId: task.id, url: body.url } });
+  return { asset: serializeAsset(asset), task: serializeTask(task) };
+}
+
+/**
+ * POST /asset/{id}/export. Credentials (pinning keys, custom headers) travel
+ * with the job only; the task shows what was asked, never the secrets.
+ */
+export async function exportAsset(userId: string, assetId: string, body: ExportAsset) {
+  const asset = await ownAsset(userId, assetId);
+  if (asset.phase !== "ready") throw badRequest(`asset is not ready to export (phase: ${asset.phase})`);
+  if (body.custom) {
+    const refused = await privateHostReason(body.custom.url);
+    if (refused) throw badRequest(`custom.url: refusing to export to ${refused}`);
+  }
+  const shown = body.ipfs
+    ? { ipfs: compact({ nftMetadata: body.ipfs.nftMetadata, pinning: body.ipfs.pinning ? { configured: true } : undefined }) }
+    : { custom: { url: redactQuery(body.custom!.url), method: body.custom!.method } };
+  const task = await spawnTask({ userId, type: "export", inputAssetId: asset.id, params: { export: shown } });
+  await emit({ name: ASSET_EXPORT_REQUESTED, data: { taskId: task.id, assetId: asset.id, export: body } });
+  return { task: serializeTask(task) };
+}
+
+/** Query strings of export URLs often carry signatures (pre-signed URLs): not shown back. */
+function redactQuery(url: string): string {
+  const u = new URL(url);
+  return u.search ? `${u.origin}${u.pathname}?…` : url;
 }

@@ -1,81 +1,66 @@
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { db } from "@/db/client";
-import { assets, sessions, streams } from "@/db/schema";
-import { serializeAsset } from "@/lib/assets/service";
-import { newId, newPlaybackId } from "@/lib/ids";
+import { sessions, streams } from "@/db/schema";
+import { ASSET_SOURCE_STORED } from "@/lib/assets/events";
+import { sourceArrived, storeSource } from "@/lib/assets/pipeline";
+import { assetById, createAsset, serializeAsset } from "@/lib/assets/service";
+import { newId } from "@/lib/ids";
+import { emit } from "@/lib/jobs/emit";
 import { runFfmpeg } from "@/lib/media/ffmpeg";
+import { publicOrigin } from "@/lib/origin";
 import { serializeSession } from "@/lib/sessions/service";
 import { serializeStream } from "@/lib/streams/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
-import { publicOrigin } from "@/lib/origin";
 import { mediaDir } from "./playback";
 
 /**
  * After a recorded session ends and its reconnect window passes with no
  * reconnect, its recording becomes an asset: the HLS the recorder wrote (already
- * playable since the broadcast ended) plus an mp4 remuxed from it.
+ * playable since the broadcast ended) is remuxed to an mp4, which goes through
+ * the same asset pipeline as an upload.
  */
 export async function sessionStillEnded(sessionId: string, endedAt: number): Promise<boolean> {
   const session = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionId) });
   return Boolean(session && !session.isActive && session.endedAt === endedAt && session.recordingStatus === "waiting");
 }
 
-export async function remuxRecording(sessionId: string): Promise<{ size: number; sha256: string; md5: string }> {
+const recordingMp4 = (sessionId: string) => path.join(mediaDir(), "recordings", sessionId, "video.mp4");
+
+export async function remuxRecording(sessionId: string): Promise<void> {
   const dir = path.join(mediaDir(), "recordings", sessionId);
-  const out = path.join(dir, "video.mp4");
   const tmp = path.join(dir, "video.tmp.mp4");
   const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-y", "-i", path.join(dir, "index.m3u8"), "-c", "copy", "-movflags", "+faststart", "-f", "mp4", tmp]);
   const code = await proc.exited;
   if (code !== 0) throw new Error(`remuxing the recording failed (${code}): ${proc.stderrTail()}`);
-  fs.renameSync(tmp, out);
-  const sha256 = createHash("sha256");
-  const md5 = createHash("md5");
-  let size = 0;
-  for await (const chunk of fs.createReadStream(out)) {
-    sha256.update(chunk as Buffer);
-    md5.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { size, sha256: sha256.digest("hex"), md5: md5.digest("hex") };
+  fs.renameSync(tmp, recordingMp4(sessionId));
 }
 
-export async function recordingToAsset(sessionId: string, file: { size: number; sha256: string; md5: string }) {
-  const session = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionId) });
+/** The session's asset (id fixed on the session first, so a retried step finds the same one). */
+export async function recordingToAsset(sessionId: string): Promise<void> {
+  let session = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionId) });
   if (!session) return;
-  const stream = await db().query.streams.findFirst({ where: eq(streams.id, session.parentId) });
-  const now = Date.now();
-  const files = { hls: `/recordings/${sessionId}/index.m3u8`, mp4: `/recordings/${sessionId}/video.mp4` };
-  const [asset] = await db()
-    .insert(assets)
-    .values({
-      id: session.assetId ?? newId(),
-      userId: session.userId,
-      name: `${session.name} (recording)`,
-      playbackId: newPlaybackId(),
-      phase: "ready",
-      updatedAt: now,
-      size: file.size,
-      hash: [
-        { hash: file.md5, algorithm: "md5" },
-        { hash: file.sha256, algorithm: "sha256" },
-      ],
-      source: { type: "recording", sessionId },
-      files,
-      createdAt: now,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (!asset) return; // done by an earlier attempt of this step
+  if (!session.assetId) {
+    [session] = await db().update(sessions).set({ assetId: newId() }).where(eq(sessions.id, sessionId)).returning();
+  }
+  const assetId = session.assetId!;
+  const asset =
+    (await assetById(assetId)) ??
+    (await createAsset(session.userId, `${session.name} (recording)`, { type: "recording", sessionId }, "processing", assetId));
+  if (asset.phase !== "processing" || asset.files?.source) return; // an earlier attempt got through
+  await storeSource(assetId, fs.createReadStream(recordingMp4(sessionId)));
+  await sourceArrived(assetId, undefined, 0.1);
+
   const [ready] = await db()
     .update(sessions)
-    .set({ recordingStatus: "ready", mp4Url: `${publicOrigin()}${files.mp4}`, assetId: asset.id })
+    .set({ recordingStatus: "ready", mp4Url: `${publicOrigin()}/recordings/${sessionId}/video.mp4` })
     .where(eq(sessions.id, sessionId))
     .returning();
-  const about = { ...(stream ? { stream: serializeStream(stream) } : {}), payload: { session: serializeSession(ready), asset: serializeAsset(asset) } };
-  await notifyWebhooks(session.userId, "asset.created", { payload: { asset: serializeAsset(asset) } });
-  await notifyWebhooks(session.userId, "asset.ready", { payload: { asset: serializeAsset(asset) } });
-  await notifyWebhooks(session.userId, "recording.ready", about);
+  const stream = await db().query.streams.findFirst({ where: eq(streams.id, session.parentId) });
+  await notifyWebhooks(session.userId, "recording.ready", {
+    ...(stream ? { stream: serializeStream(stream) } : {}),
+    payload: { session: serializeSession(ready), asset: serializeAsset((await assetById(assetId))!) },
+  });
+  await emit({ name: ASSET_SOURCE_STORED, data: { assetId } });
 }

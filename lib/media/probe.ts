@@ -19,6 +19,7 @@ export interface ProbeStream {
   duration?: string;
   channels?: number;
   sample_rate?: string;
+  disposition?: { attached_pic?: number };
 }
 
 export interface Probe {
@@ -32,9 +33,11 @@ export function ffprobePath(): string {
   return ffmpeg.endsWith("ffmpeg") ? `${ffmpeg.slice(0, -"ffmpeg".length)}ffprobe` : "ffprobe";
 }
 
-export async function probe(file: string): Promise<Probe> {
-  const { stdout } = await exec(ffprobePath(), ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file], {
+/** A file path or an http(s) URL (e.g. a pre-signed GET of an object). */
+export async function probe(input: string): Promise<Probe> {
+  const { stdout } = await exec(ffprobePath(), ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", input], {
     maxBuffer: 16 * 1024 * 1024,
+    timeout: 60_000,
   });
   return JSON.parse(stdout) as Probe;
 }

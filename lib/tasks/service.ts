@@ -4,9 +4,13 @@ import { tasks } from "@/db/schema";
 import { compact } from "@/lib/api/compact";
 import { notFound } from "@/lib/api/errors";
 import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
+import { newId } from "@/lib/ids";
+import { notifyWebhooks } from "@/lib/webhooks/notify";
+import type { WebhookEvent } from "@/lib/webhooks/events";
 import type { Task } from "./schema";
 
 export type TaskRow = typeof tasks.$inferSelect;
+type TaskPhase = Task["status"]["phase"];
 
 export function serializeTask(row: TaskRow): Task {
   return compact({
@@ -19,7 +23,7 @@ export function serializeTask(row: TaskRow): Task {
     params: row.params,
     output: row.output,
     status: compact({
-      phase: row.phase as Task["status"]["phase"],
+      phase: row.phase as TaskPhase,
       updatedAt: row.updatedAt,
       progress: row.progress,
       errorMessage: row.errorMessage,
@@ -43,4 +47,44 @@ export async function getTask(userId: string, id: string): Promise<Task> {
   const row = await db().query.tasks.findFirst({ where: and(eq(tasks.id, id), eq(tasks.userId, userId)) });
   if (!row) throw notFound("task");
   return serializeTask(row);
+}
+
+/** A new pending task, announced as task.spawned. */
+export async function spawnTask(values: Pick<TaskRow, "userId" | "type" | "params"> & Partial<Pick<TaskRow, "inputAssetId" | "outputAssetId">>): Promise<TaskRow> {
+  const now = Date.now();
+  const [row] = await db()
+    .insert(tasks)
+    .values({ id: newId(), phase: "pending", updatedAt: now, createdAt: now, ...values })
+    .returning();
+  await notifyWebhooks(row.userId, "task.spawned", { payload: { task: serializeTask(row) } });
+  return row;
+}
+
+const PHASE_EVENTS: Partial<Record<TaskPhase, WebhookEvent>> = {
+  running: "task.updated",
+  completed: "task.completed",
+  failed: "task.failed",
+};
+
+export interface TaskChange {
+  phase?: TaskPhase;
+  progress?: number;
+  errorMessage?: string;
+  output?: Record<string, unknown>;
+}
+
+/**
+ * Moves a task along. A phase change is announced to webhooks (progress alone is
+ * not: it changes many times a second); a finished task stays finished.
+ */
+export async function updateTask(taskId: string, change: TaskChange): Promise<void> {
+  const before = await db().query.tasks.findFirst({ where: eq(tasks.id, taskId) });
+  if (!before || before.phase === "completed" || before.phase === "failed") return;
+  const [row] = await db()
+    .update(tasks)
+    .set({ ...change, updatedAt: Date.now() })
+    .where(eq(tasks.id, taskId))
+    .returning();
+  const event = change.phase && change.phase !== before.phase ? PHASE_EVENTS[change.phase] : undefined;
+  if (event) await notifyWebhooks(row.userId, event, { payload: { task: serializeTask(row) } });
 }

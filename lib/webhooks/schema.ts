@@ -1,22 +1,11 @@
 import { z } from "zod";
+import { HttpUrl } from "@/lib/net/http-url";
 import { WEBHOOK_EVENTS } from "./events";
-
-export const WebhookUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-    } catch {
-      return false;
-    }
-  }, "must be an http:// or https:// URL");
 
 export const WebhookInput = z
   .strictObject({
     name: z.string().trim().min(1, "must not be empty").max(200),
-    url: WebhookUrl,
+    url: HttpUrl,
     events: z
       .array(z.enum(WEBHOOK_EVENTS, { message: `must be one of: ${WEBHOOK_EVENTS.join(", ")}` }))
       .min(1, "list at least one event")

@@ -21,6 +21,8 @@ interface CallOptions {
   /** Sent as is, for malformed-input tests. */
   raw?: string;
   headers?: Record<string, string>;
+  /** Another app than the one under test (e.g. a second deployment). */
+  base?: string;
 }
 
 export async function call(method: string, path: string, opts: CallOptions = {}): Promise<Res> {
@@ -31,7 +33,7 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   if (opts.raw !== undefined) body = opts.raw;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers["content-type"] ??= "application/json";
-  const url = /^https?:/.test(path) ? path : new URL(path.startsWith("/") ? path : `/api/${path}`, BASE);
+  const url = /^https?:/.test(path) ? path : new URL(path.startsWith("/") ? path : `/api/${path}`, opts.base ?? BASE);
   const res = await fetch(url, {
     method,
     headers,
@@ -50,14 +52,14 @@ export async function call(method: string, path: string, opts: CallOptions = {})
 
 /** An API client for one user's key. Paths are relative to /api/. */
 export class Api {
-  constructor(readonly key: string, readonly email: string) {}
-  get = (path: string) => call("GET", path, { auth: `Bearer ${this.key}` });
-  delete = (path: string) => call("DELETE", path, { auth: `Bearer ${this.key}` });
-  post = (path: string, body?: unknown) => call("POST", path, { auth: `Bearer ${this.key}`, body });
-  patch = (path: string, body?: unknown) => call("PATCH", path, { auth: `Bearer ${this.key}`, body });
-  put = (path: string, body?: unknown) => call("PUT", path, { auth: `Bearer ${this.key}`, body });
+  constructor(readonly key: string, readonly email: string, readonly base = BASE) {}
+  get = (path: string) => this.send("GET", path);
+  delete = (path: string) => this.send("DELETE", path);
+  post = (path: string, body?: unknown) => this.send("POST", path, { body });
+  patch = (path: string, body?: unknown) => this.send("PATCH", path, { body });
+  put = (path: string, body?: unknown) => this.send("PUT", path, { body });
   send = (method: string, path: string, opts: Omit<CallOptions, "auth"> = {}) =>
-    call(method, path, { ...opts, auth: `Bearer ${this.key}` });
+    call(method, path, { base: this.base, ...opts, auth: `Bearer ${this.key}` });
 }
 
 function cookiesOf(res: Res): string {
@@ -87,15 +89,15 @@ export async function signInAt(base: string, email: string, password: string): P
 }
 
 /** A fresh user with an API key, made the way a user would: sign up, sign in, create a key. */
-export async function newAccount(): Promise<Api & { cookie: string; password: string }> {
+export async function newAccount(base = BASE): Promise<Api & { cookie: string; password: string }> {
   const email = `user-${randomUUID()}@example.com`;
   const password = "correct horse battery";
-  const signup = await call("POST", "user", { body: { email, password, name: "Test User" } });
+  const signup = await call("POST", "user", { base, body: { email, password, name: "Test User" } });
   if (signup.status !== 201) throw new Error(`sign-up failed: ${signup.status} ${JSON.stringify(signup.body)}`);
-  const cookie = await signIn(email, password);
-  const key = await call("POST", "api-key", { cookie, body: { name: "tests" } });
+  const cookie = await signInAt(base, email, password);
+  const key = await call("POST", "api-key", { base, cookie, body: { name: "tests" } });
   if (key.status !== 201) throw new Error(`key creation failed: ${key.status} ${JSON.stringify(key.body)}`);
-  return Object.assign(new Api(key.body.key, email), { cookie, password });
+  return Object.assign(new Api(key.body.key, email, base), { cookie, password });
 }
 
 export const PROFILES = [

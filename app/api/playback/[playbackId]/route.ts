@@ -1,6 +1,7 @@
 import { notFound } from "@/lib/api/errors";
 import { route } from "@/lib/api/route";
 import { assetForPlayback } from "@/lib/assets/files";
+import { serializeAsset } from "@/lib/assets/service";
 import { liveSessionFor, streamForPlayback } from "@/lib/live/playback";
 import { publicOrigin } from "@/lib/origin";
 
@@ -18,11 +19,12 @@ export const GET = route({ auth: "none" }, async ({ params }) => {
     const source = live ? [{ ...HLS, url: `${origin}/hls/${stream.playbackId}/index.m3u8` }] : [];
     info = { type: "live", meta: { live: live ? 1 : 0, source } };
   } else {
-    const asset = await assetForPlayback(params.playbackId);
-    if (!asset || asset.phase !== "ready") throw notFound("playback id");
+    const row = await assetForPlayback(params.playbackId);
+    if (!row || row.phase !== "ready") throw notFound("playback id");
+    const asset = serializeAsset(row);
     const source = [
-      ...(asset.files?.hls ? [{ ...HLS, url: `${origin}${asset.files.hls}` }] : []),
-      ...(asset.files?.mp4 ? [{ ...MP4, url: `${origin}/asset/${asset.playbackId}/video` }] : []),
+      ...(asset.playbackUrl ? [{ ...HLS, url: asset.playbackUrl }] : []),
+      ...(asset.downloadUrl ? [{ ...MP4, url: asset.downloadUrl }] : []),
     ];
     info = { type: asset.source.type === "recording" ? "recording" : "vod", meta: { live: 0, source } };
   }

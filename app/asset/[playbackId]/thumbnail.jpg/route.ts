@@ -1,0 +1,9 @@
+import { assetFileResponse } from "@/lib/assets/files";
+
+/** A frame of the asset, for libraries and players' posters. */
+export async function GET(req: Request, ctx: { params: Promise<{ playbackId: string }> }) {
+  const { playbackId } = await ctx.params;
+  return assetFileResponse(req, playbackId, (f) => f.thumbnail, { cacheControl: "public, max-age=86400", contentType: "image/jpeg" });
+}
+
+export const HEAD = GET;

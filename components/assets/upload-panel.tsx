@@ -1,0 +1,296 @@
+"use client";
+
+import Link from "next/link";
+import { useRef, useState, type DragEvent, type ReactNode, type RefObject } from "react";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { cx } from "@/components/ui/cx";
+import { AlertIcon, CheckIcon, FilmIcon, LinkIcon, PauseIcon, PlayIcon, ResendIcon, UploadIcon, XIcon } from "@/components/ui/icons";
+import { formatDuration } from "@/lib/client/format";
+import { useAsset, useRefreshAssetsOn } from "@/lib/client/asset-hooks";
+import { formatBytes, formatSpeed, percent } from "./asset-info";
+import { AssetStatusBadge } from "./asset-status";
+import { ProgressBar } from "./progress-bar";
+import { RESUMABLE_ABOVE_BYTES, uploadInFlight, uploadQueue, useUploads, type Upload } from "./upload-queue";
+
+/** What the picker offers. Codecs are the server's call: it fails an asset it cannot use, and says why. */
+const ACCEPT = "video/*,.mp4";
+const isVideo = (file: File) => file.type.startsWith("video/") || /\.mp4$/i.test(file.name);
+
+/**
+ * Where files come in: dropped on it or picked with its input (which `inputRef` lets
+ * other buttons open). Large and inviting while the library is empty, a slim band after.
+ */
+export function UploadDropZone({
+  inputRef,
+  hero,
+  onImport,
+}: {
+  inputRef: RefObject<HTMLInputElement | null>;
+  hero?: boolean;
+  onImport: () => void;
+}) {
+  const [dragging, setDragging] = useState(false);
+  const [skipped, setSkipped] = useState<string[]>([]);
+  // dragenter/dragleave fire for every child crossed: count them to know when the pointer really left.
+  const depth = useRef(0);
+
+  const take = (files: File[]) => {
+    const videos = files.filter(isVideo);
+    setSkipped(files.filter((f) => !isVideo(f)).map((f) => f.name));
+    if (videos.length) uploadQueue.add(videos);
+  };
+
+  const dragProps = {
+    onDragEnter: (e: DragEvent) => {
+      if (!e.dataTransfer.types.includes("Files")) return;
+      e.preventDefault();
+      depth.current++;
+      setDragging(true);
+    },
+    onDragOver: (e: DragEvent) => {
+      if (!e.dataTransfer.types.includes("Files")) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = "copy";
+    },
+    onDragLeave: () => {
+      depth.current = Math.max(0, depth.current - 1);
+      if (depth.current === 0) setDragging(false);
+    },
+    onDrop: (e: DragEvent) => {
+      e.preventDefault();
+      depth.current = 0;
+      setDragging(false);
+      take([...e.dataTransfer.files]);
+    },
+  };
+
+  const browse = () => inputRef.current?.click();
+  const input = (
+    <input
+      ref={inputRef}
+      type="file"
+      accept={ACCEPT}
+      multiple
+      hidden
+      data-testid="asset-file-input"
+      onChange={(e) => {
+        take([...(e.target.files ?? [])]);
+        // The same file can be picked again, e.g. to upload it once more.
+        e.target.value = "";
+      }}
+    />
+  );
+  const skippedNote = skipped.length > 0 && (
+    <p role="alert" className="mt-3 flex items-center justify-center gap-1.5 text-xs text-amber-800">
+      <AlertIcon className="size-3.5 shrink-0" />
+      Not a video, so not uploaded: {skipped.join(", ")}
+    </p>
+  );
+
+  if (hero) {
+    return (
+      <div
+        {...dragProps}
+        className={cx(
+          "flex flex-col items-center rounded-xl border-2 border-dashed px-6 py-14 text-center transition-colors",
+          dragging ? "border-indigo-500 bg-indigo-50/60" : "border-zinc-300 bg-white",
+        )}
+      >
+        {input}
+        <div className="flex size-12 items-center justify-center rounded-full bg-indigo-50 text-indigo-600 ring-8 ring-indigo-50/50">
+          <UploadIcon className="size-6" />
+        </div>
+        <h3 className="mt-4 text-base font-semibold text-zinc-900">{dragging ? "Drop to upload" : "Upload your first video"}</h3>
+        <p className="mt-1 max-w-md text-sm text-zinc-500">
+          Drag video files here, or choose them from your computer. MP4 with H.264 video and AAC audio works best. Each video gets
+          a player link, an embed code and a download.
+        </p>
+        <div className="mt-6 flex flex-wrap justify-center gap-2">
+          <Button variant="primary" onClick={browse}>
+            <UploadIcon /> Choose videos
+          </Button>
+          <Button onClick={onImport}>
+            <LinkIcon /> Import from URL
+          </Button>
+        </div>
+        <p className="mt-4 text-xs text-zinc-400">
+          Files over {formatBytes(RESUMABLE_ABOVE_BYTES)} upload in resumable chunks: pause them, or pick up after a dropped connection.
+        </p>
+        {skippedNote}
+      </div>
+    );
+  }
+
+  return (
+    <div
+      {...dragProps}
+      className={cx(
+        "mb-6 rounded-xl border border-dashed px-4 py-3.5 transition-colors",
+        dragging ? "border-indigo-500 bg-indigo-50/70" : "border-zinc-300 bg-white/60 hover:border-zinc-400",
+      )}
+    >
+      {input}
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+        <span className={cx("flex size-8 items-center justify-center rounded-lg", dragging ? "bg-indigo-600 text-white" : "bg-indigo-50 text-indigo-600")}>
+          <UploadIcon />
+        </span>
+        <span className="text-zinc-700">
+          {dragging ? (
+            <strong className="font-medium text-indigo-700">Drop to upload</strong>
+          ) : (
+            <>
+              Drop videos here to upload, or{" "}
+              <button type="button" onClick={browse} className="font-medium text-indigo-600 hover:text-indigo-500">
+                choose files
+              </button>
+            </>
+          )}
+        </span>
+        <span className="text-xs text-zinc-400 sm:ml-auto">MP4 · H.264 video and AAC audio work best</span>
+      </div>
+      {skippedNote}
+    </div>
+  );
+}
+
+/** This tab's uploads, newest first, from the request for an upload URL until the asset is ready. */
+export function UploadList() {
+  const uploads = useUploads();
+  useRefreshAssetsOn(uploads.map((u) => `${u.assetId}:${u.state}`).join());
+  if (uploads.length === 0) return null;
+
+  const going = uploads.filter(uploadInFlight).length;
+  const done = uploads.filter((u) => u.state === "uploaded").length;
+  const failed = uploads.filter((u) => u.state === "failed").length;
+  const summary = [going && `${going} uploading`, failed && `${failed} failed`, done && `${done} uploaded`].filter(Boolean).join(" · ");
+
+  return (
+    <Card className="mb-6 overflow-hidden">
+      <div className="flex items-center justify-between gap-3 border-b border-zinc-100 px-5 py-3">
+        <div className="flex items-baseline gap-2">
+          <h2 className="text-[15px] font-semibold text-zinc-900">Uploads</h2>
+          <span className="text-xs text-zinc-500">{summary}</span>
+        </div>
+        {done > 0 && (
+          <Button variant="ghost" size="sm" onClick={() => uploadQueue.clearUploaded()}>
+            Clear uploaded
+          </Button>
+        )}
+      </div>
+      <ul aria-label="Uploads" className="divide-y divide-zinc-100">
+        {uploads.map((upload) => (
+          <UploadRow key={upload.key} upload={upload} />
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+const STATE_TONES = { requesting: "indigo", uploading: "indigo", paused: "amber", uploaded: "green", failed: "red" } as const;
+
+function UploadRow({ upload }: { upload: Upload }) {
+  const { key, name, size, state, bytesUploaded, bytesPerSecond, resumable } = upload;
+  const fraction = state === "uploaded" ? 1 : size > 0 ? bytesUploaded / size : 0;
+  const remaining = bytesPerSecond ? (size - bytesUploaded) / bytesPerSecond : undefined;
+
+  return (
+    <li data-testid="upload-row" data-state={state} className="flex gap-3.5 px-5 py-4">
+      <span
+        className={cx(
+          "mt-0.5 hidden size-10 shrink-0 items-center justify-center rounded-lg sm:flex",
+          state === "failed" ? "bg-red-50 text-red-600" : state === "uploaded" ? "bg-emerald-50 text-emerald-600" : "bg-indigo-50 text-indigo-600",
+        )}
+      >
+        {state === "failed" ? <AlertIcon className="size-5" /> : state === "uploaded" ? <CheckIcon className="size-5" /> : <FilmIcon className="size-5" />}
+      </span>
+      <div className="min-w-0 flex-1">
+        <div className="flex items-start justify-between gap-3">
+          <div className="min-w-0">
+            <p className="truncate text-sm font-medium text-zinc-900" title={name}>
+              {name}
+            </p>
+            <p className="text-xs text-zinc-500">
+              {formatBytes(size)} · {resumable ? "resumable upload" : "single upload"}
+            </p>
+          </div>
+          <div className="-mr-1.5 flex shrink-0 items-center gap-0.5">
+            {resumable && (state === "uploading" || state === "paused") && (
+              <RowAction
+                label={state === "paused" ? `Resume upload of ${name}` : `Pause upload of ${name}`}
+                onClick={() => uploadQueue.togglePause(key)}
+              >
+                {state === "paused" ? <PlayIcon /> : <PauseIcon />}
+              </RowAction>
+            )}
+            {state === "failed" && (
+              <Button size="sm" variant="ghost" onClick={() => uploadQueue.retry(key)}>
+                <ResendIcon /> Retry
+              </Button>
+            )}
+            <RowAction
+              label={state === "uploaded" ? `Remove ${name} from the list` : `Cancel upload of ${name}`}
+              onClick={() => uploadQueue.remove(key)}
+            >
+              <XIcon />
+            </RowAction>
+          </div>
+        </div>
+
+        <ProgressBar value={fraction} tone={STATE_TONES[state]} label={`Upload of ${name}`} className="mt-2.5" />
+
+        <div className="mt-1.5 flex flex-wrap items-center justify-between gap-x-4 gap-y-1 text-xs text-zinc-500 tabular-nums">
+          <span>
+            {state === "requesting"
+              ? "Preparing the upload…"
+              : state === "uploaded"
+                ? "Uploaded"
+                : `${percent(fraction)}% · ${formatBytes(bytesUploaded)} of ${formatBytes(size)}${state === "paused" ? " · paused" : ""}`}
+          </span>
+          {state === "uploading" && bytesPerSecond !== undefined && (
+            <span>
+              {formatSpeed(bytesPerSecond)}
+              {remaining !== undefined && remaining < 86_400 && ` · ${formatDuration(remaining)} left`}
+            </span>
+          )}
+          {state === "uploaded" && upload.assetId && <ProcessingStatus assetId={upload.assetId} />}
+        </div>
+
+        {state === "failed" && upload.errors && (
+          <ul role="alert" className="mt-2 space-y-0.5 text-sm text-red-700">
+            {upload.errors.map((message, i) => (
+              <li key={i}>{capitalise(message)}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** After the upload the server processes the video; the row follows it to ready (or why it failed). */
+function ProcessingStatus({ assetId }: { assetId: string }) {
+  const asset = useAsset(assetId);
+  if (!asset.data) return null;
+  const { phase, errorMessage } = asset.data.status;
+  return (
+    <span className="flex min-w-0 items-center gap-2">
+      <AssetStatusBadge status={asset.data.status} />
+      {phase === "failed" && errorMessage && <span className="text-red-700">{capitalise(errorMessage)}</span>}
+      <Link href={`/assets/${assetId}`} className="font-medium text-indigo-600 hover:text-indigo-500">
+        {phase === "ready" ? "Watch" : "Details"}
+      </Link>
+    </span>
+  );
+}
+
+function RowAction({ label, onClick, children }: { label: string; onClick: () => void; children: ReactNode }) {
+  return (
+    <Button variant="ghost" size="sm" className="w-8 px-0" aria-label={label} title={label} onClick={onClick}>
+      {children}
+    </Button>
+  );
+}
+
+/** The API writes its messages in lower case; on their own they read better capitalised. */
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

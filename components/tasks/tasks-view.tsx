@@ -1,0 +1,137 @@
+"use client";
+
+import Link from "next/link";
+import { useMemo } from "react";
+import { Button, LinkButton } from "@/components/ui/button";
+import { ListChecksIcon } from "@/components/ui/icons";
+import { EmptyState, ErrorState, PageHeader, SkeletonRows } from "@/components/ui/states";
+import { taskActive, useAssets, useTasks } from "@/lib/client/asset-hooks";
+import { formatDateTime, timeAgo } from "@/lib/client/format";
+import type { Task } from "@/lib/tasks/schema";
+import { describeTask } from "./task-info";
+import { TaskIcon, TaskPhaseBadge, TaskProgress } from "./task-status";
+
+/** task · asset · status · created */
+const COLUMNS = "minmax(0,1.4fr) minmax(0,1fr) 11rem 7rem";
+
+export function TasksView() {
+  const tasks = useTasks();
+  const all = tasks.data?.pages.flatMap((p) => p.items) ?? [];
+  const running = all.filter(taskActive).length;
+  const assetNames = useAssetNames();
+
+  return (
+    <>
+      <PageHeader
+        title="Tasks"
+        description="The work behind your videos: processing uploads, importing from URLs, exporting to IPFS or your own storage. Newest first."
+      />
+
+      {tasks.isPending ? (
+        <SkeletonRows rows={4} />
+      ) : tasks.isError ? (
+        <ErrorState error={tasks.error} onRetry={() => tasks.refetch()} />
+      ) : all.length === 0 ? (
+        <EmptyState
+          icon={<ListChecksIcon className="size-6" />}
+          title="No tasks yet"
+          description="Uploading, importing or exporting a video starts a task. Follow its progress here."
+          action={<LinkButton href="/assets">Go to assets</LinkButton>}
+        />
+      ) : (
+        <>
+          <div className="mb-3 flex items-center gap-2 text-sm text-zinc-500">
+            <span>
+              {all.length}
+              {tasks.hasNextPage ? "+" : ""} task{all.length === 1 ? "" : "s"}
+            </span>
+            {running > 0 && (
+              <>
+                <span aria-hidden="true">·</span>
+                <span className="inline-flex items-center gap-1.5 font-medium text-indigo-700">
+                  <span className="relative flex size-2" aria-hidden="true">
+                    <span className="absolute inline-flex size-full animate-ping rounded-full bg-indigo-400 opacity-60 [animation-duration:2s]" />
+                    <span className="relative inline-flex size-2 rounded-full bg-indigo-500" />
+                  </span>
+                  {running} in progress
+                </span>
+              </>
+            )}
+          </div>
+          <div className="overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200 md:grid md:gap-x-6" style={{ gridTemplateColumns: COLUMNS }}>
+            <div
+              aria-hidden="true"
+              className="hidden border-b border-zinc-100 bg-zinc-50/60 px-5 py-2.5 text-xs font-medium text-zinc-500 md:col-span-full md:grid md:grid-cols-subgrid"
+            >
+              <span>Task</span>
+              <span>Asset</span>
+              <span>Status</span>
+              <span>Created</span>
+            </div>
+            <ul aria-label="Tasks" className="divide-y divide-zinc-100 md:col-span-full md:grid md:grid-cols-subgrid">
+              {all.map((task) => (
+                <TaskRow key={task.id} task={task} assetNames={assetNames} />
+              ))}
+            </ul>
+          </div>
+          {tasks.hasNextPage && (
+            <div className="mt-4 flex justify-center">
+              <Button pending={tasks.isFetchingNextPage} onClick={() => tasks.fetchNextPage()}>
+                Load more
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+    </>
+  );
+}
+
+/** Names of the newest assets, so rows can say which video a task is about; older ones show their id. */
+function useAssetNames(): Map<string, string> {
+  const assets = useAssets();
+  const pages = assets.data?.pages;
+  return useMemo(() => new Map((pages ?? []).flatMap((p) => p.items).map((a) => [a.id, a.name])), [pages]);
+}
+
+function TaskRow({ task, assetNames }: { task: Task; assetNames: Map<string, string> }) {
+  const { kind, title, detail } = describeTask(task);
+  const assetId = task.outputAssetId ?? task.inputAssetId;
+  const { phase, errorMessage } = task.status;
+
+  return (
+    <li data-testid="task-row" className="flex flex-col gap-2 px-4 py-3.5 sm:px-5 md:col-span-full md:grid md:grid-cols-subgrid md:items-center">
+      <div className="flex min-w-0 items-start gap-3">
+        <TaskIcon kind={kind} phase={phase} />
+        <div className="min-w-0">
+          <p className="text-sm font-medium text-zinc-900">{title}</p>
+          {detail && (
+            <p className="truncate text-xs text-zinc-500" title={detail}>
+              {detail}
+            </p>
+          )}
+          {phase === "failed" && errorMessage && <p className="mt-1 text-xs text-red-700">{errorMessage}</p>}
+        </div>
+      </div>
+      {/* One line under the task on small screens; three columns of the table from md up. */}
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5 pl-12 md:contents">
+        <div className="min-w-0 max-w-full text-sm">
+          {assetId ? (
+            <Link href={`/assets/${assetId}`} className="block truncate font-medium text-indigo-600 hover:text-indigo-500" title={assetId}>
+              {assetNames.get(assetId) ?? <span className="font-mono text-xs">{assetId}</span>}
+            </Link>
+          ) : (
+            <span className="text-zinc-400">—</span>
+          )}
+        </div>
+        <div className="min-w-0 grow md:grow-0">
+          <TaskPhaseBadge status={task.status} />
+          <TaskProgress task={task} className="mt-2" />
+        </div>
+        <div className="text-xs text-zinc-500" title={formatDateTime(task.createdAt)}>
+          {timeAgo(task.createdAt)}
+        </div>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,114 @@
+import { ASSET_EXPORT_REQUESTED, ASSET_IMPORT_REQUESTED, ASSET_SOURCE_STORED, ASSET_UPLOAD_AWAITED } from "@/lib/assets/events";
+import { exportToIpfs, exportToUrl, type ExportRequest } from "@/lib/assets/export";
+import { downloadSource, SourceRejected } from "@/lib/assets/import";
+import { failAsset, inspectSource, makePlayable } from "@/lib/assets/pipeline";
+import { claimUpload } from "@/lib/assets/service";
+import { startProcessing, watchForUpload } from "@/lib/assets/upload";
+import { updateTask } from "@/lib/tasks/service";
+import { inngest } from "../client";
+
+type AssetJob = { assetId: string; taskId?: string };
+type Step = Parameters<Parameters<typeof inngest.createFunction>[1]>[0]["step"];
+
+/** What the user sees when a job gave up after its retries. */
+const gaveUp = (what: string, error: { message?: string }) => `${what} failed: ${error.message ?? "unknown error"}`;
+
+/** Inspect, then make playable: the same steps for uploads, imports and recordings. */
+async function processSteps(step: Step, { assetId, taskId }: AssetJob, inspectedAt: number) {
+  const inspection = await step.run("inspect the source", () => inspectSource(assetId, taskId, inspectedAt));
+  if (!inspection.ok) {
+    await step.run("reject the source", () => failAsset(assetId, taskId, inspection.reason));
+    return { ready: false, reason: inspection.reason };
+  }
+  await step.run("make it playable", () => makePlayable(assetId, taskId));
+  return { ready: true };
+}
+
+/** A source is in the store (an upload, a recording): make it an asset. */
+export const processAsset = inngest.createFunction(
+  {
+    id: "asset-process",
+    triggers: [{ event: ASSET_SOURCE_STORED }],
+    retries: 2,
+    onFailure: async ({ event, error }) => {
+      const job = event.data.event.data as AssetJob;
+      await failAsset(job.assetId, job.taskId, gaveUp("Processing", error));
+    },
+  },
+  async ({ event, step }) => processSteps(step, event.data as AssetJob, 0.5),
+);
+
+/** POST /asset/import: download the source, then the same processing as an upload. */
+export const importAsset = inngest.createFunction(
+  {
+    id: "asset-import",
+    triggers: [{ event: ASSET_IMPORT_REQUESTED }],
+    retries: 2,
+    onFailure: async ({ event, error }) => {
+      const job = event.data.event.data as AssetJob;
+      await failAsset(job.assetId, job.taskId, gaveUp("Import", error));
+    },
+  },
+  async ({ event, step }) => {
+    const job = event.data as Required<AssetJob> & { url: string };
+    const download = await step.run("download the source", async () => {
+      try {
+        await downloadSource(job.assetId, job.taskId, job.url, 0.5);
+        return { ok: true as const };
+      } catch (err) {
+        if (err instanceof SourceRejected) return { ok: false as const, reason: `Import failed: ${err.message}` };
+        throw err;
+      }
+    });
+    if (!download.ok) {
+      await step.run("reject the source", () => failAsset(job.assetId, job.taskId, download.reason));
+      return { ready: false, reason: download.reason };
+    }
+    return processSteps(step, job, 0.7);
+  },
+);
+
+/** Looks once a second for the first half hour, then every ten minutes until the URL expires. */
+const DENSE_ROUNDS = 6;
+const DENSE_ROUND_MS = 5 * 60_000;
+
+/** An upload URL pre-signed by S3: nothing calls the app when the PUT completes, so watch for the object. */
+export const awaitUpload = inngest.createFunction(
+  { id: "asset-await-upload", triggers: [{ event: ASSET_UPLOAD_AWAITED }], retries: 2 },
+  async ({ event, step }) => {
+    const { assetId, expiresAt } = event.data as { assetId: string; expiresAt: number };
+    for (let round = 0; ; round++) {
+      const dense = round < DENSE_ROUNDS;
+      const seen = await step.run(`look for the upload ${round + 1}`, () => watchForUpload(assetId, expiresAt, dense ? DENSE_ROUND_MS : 0));
+      if (seen === "arrived") break;
+      if (seen !== "waiting") return { upload: seen };
+      if (!dense) await step.sleep(`wait ${round + 1}`, "10m");
+    }
+    await step.run("start processing", async () => {
+      if (await claimUpload(assetId)) await startProcessing(assetId);
+    });
+    return { upload: "arrived" };
+  },
+);
+
+/** POST /asset/{id}/export: to IPFS (our blockstore, optionally pinned) or to a custom URL. */
+export const exportAsset = inngest.createFunction(
+  {
+    id: "asset-export",
+    triggers: [{ event: ASSET_EXPORT_REQUESTED }],
+    retries: 3,
+    onFailure: async ({ event, error }) => {
+      const { taskId } = event.data.event.data as ExportRequest;
+      await updateTask(taskId, { phase: "failed", errorMessage: gaveUp("Export", error) });
+    },
+  },
+  async ({ event, step }) => {
+    const job = event.data as ExportRequest;
+    await step.run("start", () => updateTask(job.taskId, { phase: "running", progress: 0 }));
+    const result = await step.run(job.export.custom ? "send to the URL" : "export to IPFS", () =>
+      job.export.custom ? exportToUrl(job) : exportToIpfs(job),
+    );
+    if (!result.ok) await step.run("fail the task", () => updateTask(job.taskId, { phase: "failed", errorMessage: result.reason }));
+    return result;
+  },
+);

@@ -1,0 +1,48 @@
+import { createHash } from "node:crypto";
+import { Transform, type TransformCallback } from "node:stream";
+
+export interface Digest {
+  size: number;
+  md5: string;
+  sha256: string;
+}
+
+export class TooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the file is larger than the limit of ${limit} bytes`);
+    this.name = "TooLargeError";
+  }
+}
+
+/**
+ * Passes bytes through while hashing them (md5 and sha256, the algorithms the
+ * API reports) and counting them, so a file is hashed as it is received rather
+ * than read again. Fails the stream once more than `limit` bytes have passed.
+ */
+export class Hasher extends Transform {
+  private readonly md5 = createHash("md5");
+  private readonly sha256 = createHash("sha256");
+  private size = 0;
+
+  constructor(private readonly limit = Infinity) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+    this.size += chunk.length;
+    if (this.size > this.limit) return done(new TooLargeError(this.limit));
+    this.md5.update(chunk);
+    this.sha256.update(chunk);
+    done(null, chunk);
+  }
+
+  /** Valid once the stream has ended. */
+  digest(): Digest {
+    return { size: this.size, md5: this.md5.digest("hex"), sha256: this.sha256.digest("hex") };
+  }
+}
+
+export const hashList = (d: Digest) => [
+  { hash: d.md5, algorithm: "md5" },
+  { hash: d.sha256, algorithm: "sha256" },
+];

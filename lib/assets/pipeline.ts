@@ -1,0 +1,125 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { config } from "@/lib/config";
+import { runFfmpeg } from "@/lib/media/ffmpeg";
+import { objects } from "@/lib/storage";
+import { updateTask } from "@/lib/tasks/service";
+import { hashList, Hasher, type Digest } from "./hashing";
+import { inspectMedia, MediaRejected } from "./inspect";
+import { hlsPrefix, metadataKey, sourceKey, thumbnailKey } from "./keys";
+import type { VideoSpec } from "./schema";
+import { assetById, updateAsset } from "./service";
+
+/**
+ * The asset pipeline, one function per durable step: store the source (hashing
+ * it on the way in), inspect it (ffprobe: accept or reject), make it playable
+ * (HLS by remuxing, no re-encode, plus a thumbnail). Each step can run again
+ * after a crash and ends in the same state.
+ */
+
+/** Streams a source file into the store under the asset, hashing and counting it as it passes. */
+export async function storeSource(assetId: string, body: Readable): Promise<Digest> {
+  const hasher = new Hasher(config().MAX_UPLOAD_BYTES);
+  await Promise.all([pipeline(body, hasher), objects().write(sourceKey(assetId), hasher)]);
+  const digest = hasher.digest();
+  await updateAsset(assetId, { size: digest.size, hash: hashList(digest), files: { source: sourceKey(assetId) } });
+  return digest;
+}
+
+/** A source that arrived: the asset starts processing and its task shows it. */
+export async function sourceArrived(assetId: string, taskId: string | undefined, progress: number) {
+  await updateAsset(assetId, { phase: "processing", progress, errorMessage: null });
+  if (taskId) await updateTask(taskId, { phase: "running", progress });
+}
+
+export type Inspection = { ok: true; videoSpec: VideoSpec } | { ok: false; reason: string };
+
+/** Probes the stored source; hashes it first when it arrived without passing through the app (S3 PUT). */
+export async function inspectSource(assetId: string, taskId: string | undefined, progress: number): Promise<Inspection> {
+  const asset = await assetById(assetId);
+  if (!asset) return { ok: false, reason: "the asset no longer exists" };
+  const key = sourceKey(assetId);
+  if (!asset.hash) {
+    const hasher = new Hasher();
+    await pipeline(await objects().read(key), hasher, async function* (chunks) {
+      for await (const _ of chunks); // only the digest is wanted
+    });
+    const digest = hasher.digest();
+    await updateAsset(assetId, { size: digest.size, hash: hashList(digest), files: { source: key } });
+  }
+  try {
+    const videoSpec = await inspectMedia(await objects().mediaInput(key));
+    await updateAsset(assetId, { videoSpec, progress });
+    if (taskId) await updateTask(taskId, { progress });
+    return { ok: true, videoSpec };
+  } catch (err) {
+    if (err instanceof MediaRejected) return { ok: false, reason: err.message };
+    throw err;
+  }
+}
+
+/**
+ * HLS by remuxing the source (no re-encode: playable within seconds whatever
+ * its length) and a thumbnail, written to the store; then the asset is ready.
+ */
+export async function makePlayable(assetId: string, taskId: string | undefined): Promise<void> {
+  const asset = await assetById(assetId);
+  if (!asset || asset.phase === "ready") return;
+  const store = objects();
+  const input = await store.mediaInput(sourceKey(assetId));
+  const work = path.join(config().dataDir, "work", `${assetId}-${randomBytes(4).toString("hex")}`);
+  await fs.promises.mkdir(work, { recursive: true });
+  try {
+    const duration = (asset.videoSpec as VideoSpec | null)?.duration ?? 0;
+    await Promise.all([
+      ffmpeg([
+        "-i", input, "-map", "0:v:0", "-map", "0:a:0?", "-c", "copy",
+        "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
+        "-hls_segment_filename", path.join(work, "seg_%05d.ts"), path.join(work, "index.m3u8"),
+      ]),
+      ffmpeg([
+        "-ss", String(Math.min(1, duration / 2)), "-i", input,
+        "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4", path.join(work, "thumbnail.jpg"),
+      ]),
+    ]);
+    const files = (await fs.promises.readdir(work)).filter((f) => f.endsWith(".ts")).sort();
+    // Segments first, the playlist last: a playlist in the store always has its segments.
+    for (const file of [...files, "index.m3u8"]) {
+      await store.write(`${hlsPrefix(assetId)}/${file}`, fs.createReadStream(path.join(work, file)), {
+        contentType: file.endsWith(".ts") ? "video/mp2t" : "application/vnd.apple.mpegurl",
+      });
+    }
+    await store.write(thumbnailKey(assetId), fs.createReadStream(path.join(work, "thumbnail.jpg")), { contentType: "image/jpeg" });
+  } finally {
+    await fs.promises.rm(work, { recursive: true, force: true });
+  }
+
+  const ready = await updateAsset(assetId, {
+    phase: "ready",
+    progress: null,
+    files: { source: sourceKey(assetId), hls: hlsPrefix(assetId), thumbnail: thumbnailKey(assetId) },
+  });
+  if (!ready || !taskId) return;
+  const assetSpec = { name: ready.name, type: "video", size: ready.size, hash: ready.hash, videoSpec: ready.videoSpec };
+  await store.write(metadataKey(assetId), Readable.from([Buffer.from(JSON.stringify(assetSpec))]), { contentType: "application/json" });
+  await updateTask(taskId, {
+    phase: "completed",
+    progress: 1,
+    output: { import: { assetSpec, videoFilePath: sourceKey(assetId), metadataFilePath: metadataKey(assetId) } },
+  });
+}
+
+/** The end of an asset that cannot be made playable: the message says why, on asset and task. */
+export async function failAsset(assetId: string, taskId: string | undefined, reason: string): Promise<void> {
+  await updateAsset(assetId, { phase: "failed", progress: null, errorMessage: reason });
+  if (taskId) await updateTask(taskId, { phase: "failed", errorMessage: reason });
+}
+
+async function ffmpeg(args: string[]) {
+  const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-y", ...args]);
+  const code = await proc.exited;
+  if (code !== 0) throw new Error(`ffmpeg failed (${code}): ${proc.stderrTail()}`);
+}

@@ -1,0 +1,158 @@
+"use client";
+
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import type { Asset } from "@/lib/assets/schema";
+import type { Task } from "@/lib/tasks/schema";
+import { api, apiPage } from "./api";
+
+/** Processing and task progress move by the second while someone watches them. */
+const ACTIVE_POLL_MS = 2_000;
+const PAGE = 50;
+/** Exports of one asset are found among this many of the newest tasks (the API has no filter by asset). */
+const ASSET_TASKS_WINDOW = 200;
+
+const keys = {
+  assets: ["assets"] as const,
+  asset: (id: string) => ["assets", id] as const,
+  tasks: ["tasks"] as const,
+  taskList: ["tasks", "list"] as const,
+  assetTasks: (id: string) => ["tasks", "asset", id] as const,
+};
+
+const enc = encodeURIComponent;
+
+/** Nothing more will happen to an asset in these phases without someone asking. */
+export const assetSettled = (asset: Pick<Asset, "status">) => asset.status.phase === "ready" || asset.status.phase === "failed";
+
+export const taskActive = (task: Pick<Task, "status">) =>
+  task.status.phase === "pending" || task.status.phase === "waiting" || task.status.phase === "running";
+
+// ---- assets
+
+export function useAssets() {
+  return useInfiniteQuery({
+    queryKey: keys.assets,
+    queryFn: ({ pageParam }) => apiPage<Asset>(pageParam),
+    initialPageParam: `/api/asset?limit=${PAGE}`,
+    getNextPageParam: (last) => last.next,
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) => page.items.some((asset) => !assetSettled(asset))) ? ACTIVE_POLL_MS : false,
+  });
+}
+
+/**
+ * Fetches the asset list again whenever `trigger` changes: uploads from this tab
+ * create assets and fill them, which the list cannot know about on its own.
+ */
+export function useRefreshAssetsOn(trigger: string) {
+  const qc = useQueryClient();
+  useEffect(() => {
+    if (trigger) void qc.invalidateQueries({ queryKey: keys.assets, exact: true });
+  }, [qc, trigger]);
+}
+
+/** One asset, polled until it is ready or failed (a failed poll keeps polling; a failed first load does not). */
+export function useAsset(id: string) {
+  return useQuery({
+    queryKey: keys.asset(id),
+    queryFn: () => api<Asset>(`/api/asset/${enc(id)}`),
+    refetchInterval: (query) => (query.state.data && !assetSettled(query.state.data) ? ACTIVE_POLL_MS : false),
+  });
+}
+
+export interface RequestedUpload {
+  /** Pre-signed: PUT the file here, no credentials. */
+  url: string;
+  /** tus 1.0 endpoint for the same asset; its token is in the query string. */
+  tusEndpoint: string;
+  asset: Asset;
+  task: Task;
+}
+
+/** Creates the asset (phase "waiting") and where to send its file. */
+export const requestUpload = (name: string) => api<RequestedUpload>("/api/asset/request-upload", "POST", { name });
+
+export const deleteAsset = (id: string) => api(`/api/asset/${enc(id)}`, "DELETE");
+
+export function useDeleteAsset() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: deleteAsset,
+    onSuccess: (_data, id) => {
+      qc.removeQueries({ queryKey: keys.asset(id) });
+      return qc.invalidateQueries({ queryKey: keys.assets, exact: true });
+    },
+  });
+}
+
+export interface AssetWithTask {
+  asset: Asset;
+  task: Task;
+}
+
+export function useImportAsset() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { url: string; name: string }) => api<AssetWithTask>("/api/asset/import", "POST", input),
+    onSuccess: ({ asset }) => {
+      qc.setQueryData(keys.asset(asset.id), asset);
+      void qc.invalidateQueries({ queryKey: keys.tasks });
+      return qc.invalidateQueries({ queryKey: keys.assets, exact: true });
+    },
+  });
+}
+
+export type Pinning = { jwt: string } | { apiKey: string; apiSecret: string };
+
+export type ExportRequest =
+  | { ipfs: { nftMetadata?: Record<string, unknown>; pinning?: Pinning } }
+  | { custom: { url: string; method: "PUT" | "POST"; headers?: Record<string, string> } };
+
+export function useExportAsset(assetId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ExportRequest) => api<{ task: Task }>(`/api/asset/${enc(assetId)}/export`, "POST", input),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.tasks }),
+  });
+}
+
+// ---- tasks
+
+export function useTasks() {
+  return useInfiniteQuery({
+    queryKey: keys.taskList,
+    queryFn: ({ pageParam }) => apiPage<Task>(pageParam),
+    initialPageParam: `/api/task?limit=${PAGE}`,
+    getNextPageParam: (last) => last.next,
+    refetchInterval: (query) => (query.state.data?.pages.some((page) => page.items.some(taskActive)) ? ACTIVE_POLL_MS : false),
+  });
+}
+
+/**
+ * The export tasks of one asset, newest first, polled while one runs. A finished
+ * export changes the asset too (its IPFS storage), so the asset is fetched again then.
+ */
+export function useAssetExports(assetId: string) {
+  const qc = useQueryClient();
+  const query = useQuery({
+    queryKey: keys.assetTasks(assetId),
+    queryFn: async () =>
+      (await apiPage<Task>(`/api/task?limit=${ASSET_TASKS_WINDOW}`)).items.filter(
+        (task) => task.type === "export" && task.inputAssetId === assetId,
+      ),
+    refetchInterval: (q) => (q.state.data?.some(taskActive) ? ACTIVE_POLL_MS : false),
+  });
+
+  const finished = query.data?.filter((task) => task.status.phase === "completed").length;
+  const seen = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (finished === undefined) return;
+    if (seen.current !== undefined && finished > seen.current) {
+      void qc.invalidateQueries({ queryKey: keys.asset(assetId), exact: true });
+    }
+    seen.current = finished;
+  }, [qc, assetId, finished]);
+
+  return query;
+}
