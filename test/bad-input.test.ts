@@ -30,6 +30,7 @@ describe("bad input", () => {
     const stream = (await api.post("stream", { name: "s" })).body;
     const target = (await api.post("multistream/target", { url: "rtmp://a.example.com/x" })).body;
     const webhook = (await api.post("webhook", { name: "w", url: "https://e.example.com", events: ["stream.idle"] })).body;
+    const { asset } = (await api.post("asset/request-upload", { name: "a" })).body;
 
     const withBody: [string, string][] = [
       ["POST", "stream"],
@@ -41,6 +42,9 @@ describe("bad input", () => {
       ["PUT", `webhook/${webhook.id}`],
       ["POST", "api-key"],
       ["POST", "user"],
+      ["POST", "asset/request-upload"],
+      ["POST", "asset/import"],
+      ["POST", `asset/${asset.id}/export`],
     ];
     for (const [method, path] of withBody) {
       for (const { raw, type } of BODIES) {

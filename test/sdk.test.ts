@@ -56,5 +56,13 @@ describe("livepeer SDK compatibility", () => {
     assert.equal((await sdk.webhook.delete(hook.id!)).statusCode, 200);
     assert.deepEqual((await sdk.asset.getAll()).data, []);
     assert.deepEqual((await sdk.task.getAll()).data, []);
+
+    const imported = await sdk.asset.createViaUrl({ name: "sdk import", url: "https://example.invalid/video.mp4" });
+    assert.equal(imported.statusCode, 201);
+    const asset = imported.twoHundredAndOneApplicationJsonData?.asset;
+    assert.equal(asset!.name, "sdk import");
+    assert.equal((await sdk.asset.get(asset!.id)).asset!.source.type, "url");
+    assert.equal((await sdk.asset.getAll()).data!.length, 1);
+    assert.equal((await sdk.asset.delete(asset!.id)).statusCode, 204);
   });
 });
