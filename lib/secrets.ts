@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -18,4 +18,38 @@ export function ensureSecret(envVar: "AUTH_SECRET" | "MEDIA_SECRET", dataDir: st
   }
   process.env[envVar] = fs.readFileSync(file, "utf8").trim();
   return process.env[envVar]!;
+}
+
+/**
+ * A key of its own for each use of the deployment's AUTH_SECRET (upload URLs, sealed job
+ * data), so that nothing made for one purpose is ever valid for another.
+ */
+export function derivedKey(purpose: string): Buffer {
+  const secret = process.env.AUTH_SECRET;
+  if (!secret) throw new Error(`AUTH_SECRET is not set: cannot derive the key for ${purpose}`);
+  return createHmac("sha256", secret).update(purpose).digest();
+}
+
+const SEAL_KEY = "castline sealed job data v1";
+
+/**
+ * Secrets that background work needs (export credentials, import URLs that carry
+ * credentials) travel sealed: AES-256-GCM under a key derived from AUTH_SECRET, so the
+ * job tables, failure records and an Inngest server never hold them in plaintext.
+ * Changing AUTH_SECRET makes jobs still waiting with sealed data fail.
+ */
+export function seal(value: unknown): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", derivedKey(SEAL_KEY), iv);
+  const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final(), cipher.getAuthTag()]);
+  return `sealed.v1.${iv.toString("base64url")}.${body.toString("base64url")}`;
+}
+
+export function unseal<T>(sealed: string): T {
+  const [, version, iv, body] = sealed.split(".");
+  if (version !== "v1" || !iv || !body) throw new Error("not sealed job data");
+  const bytes = Buffer.from(body, "base64url");
+  const decipher = createDecipheriv("aes-256-gcm", derivedKey(SEAL_KEY), Buffer.from(iv, "base64url"));
+  decipher.setAuthTag(bytes.subarray(-16));
+  return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(0, -16)), decipher.final()]).toString("utf8")) as T;
 }

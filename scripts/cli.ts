@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { usePrivateDataDir } from "@/lib/data-dir";
 import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
 import { createApiKey } from "@/lib/api-keys/service";
@@ -45,6 +46,7 @@ async function main() {
   const email = parseOrFail(Email, values.email, "--email");
   const password = values.password === undefined ? undefined : parseOrFail(Password, values.password, "--password");
 
+  usePrivateDataDir();
   const stopDatabase = await setupDatabase();
   try {
     if (command === "users create") {

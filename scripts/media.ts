@@ -1,4 +1,5 @@
 import { config } from "@/lib/config";
+import { usePrivateDataDir } from "@/lib/data-dir";
 import { startMediaNode } from "@/lib/media/node";
 
 /**
@@ -8,6 +9,7 @@ import { startMediaNode } from "@/lib/media/node";
  */
 async function main() {
   const cfg = config();
+  usePrivateDataDir();
   if (!cfg.APP_URL) throw new Error("APP_URL must say where the app is, e.g. APP_URL=http://10.0.0.5:3000");
   if (!process.env.MEDIA_SECRET) throw new Error("MEDIA_SECRET must be the app's (DATA_DIR/media-secret on the app's machine)");
   const node = await startMediaNode({

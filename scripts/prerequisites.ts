@@ -1,35 +1,48 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { config } from "@/lib/config";
 
 /**
- * System programs the tests need. Missing ones are installed with apt-get when
- * we are root; otherwise we stop and say exactly what to install. Never skipped.
+ * System programs Castline needs. Missing ones are installed with apt-get when we
+ * are root; otherwise we stop and say exactly what to install. Never skipped.
  */
-const PROGRAMS = [
-  { bin: "/usr/bin/chromium", pkg: "chromium", why: "browser tests (Playwright)" },
-  { bin: "ffmpeg", pkg: "ffmpeg", why: "live transcoding, recordings and the media tests" },
-];
+interface Program {
+  bin: string;
+  pkg: string;
+  why: string;
+}
 
-const installed = (bin: string) =>
-  bin.startsWith("/") ? fs.existsSync(bin) : spawnSync("sh", ["-c", `command -v ${bin}`]).status === 0;
+const runs = (bin: string) => spawnSync(bin, ["-version"], { stdio: "ignore" }).status === 0;
+const installed = (p: Program) => (p.pkg === "chromium" ? fs.existsSync(p.bin) : runs(p.bin));
 
-export function ensurePrerequisites() {
-  const missing = PROGRAMS.filter((p) => !installed(p.bin));
+/** ffmpeg and ffprobe (one Debian package): probing uploads, HLS, live transcoding. */
+export const FFMPEG: Program = { bin: "ffmpeg", pkg: "ffmpeg", why: "video processing and live transcoding" };
+export const CHROMIUM: Program = { bin: "/usr/bin/chromium", pkg: "chromium", why: "browser tests (Playwright)" };
+
+export function ensurePrograms(programs: Program[]) {
+  const ffmpegPath = config().FFMPEG_PATH;
+  if (programs.includes(FFMPEG) && ffmpegPath !== FFMPEG.bin) {
+    // The operator chose a binary: installing a package would not change what runs.
+    if (!runs(ffmpegPath)) stop(`FFMPEG_PATH=${ffmpegPath} does not run ffmpeg: point it at an ffmpeg binary, or unset it and install the "ffmpeg" package.`);
+    programs = programs.filter((p) => p !== FFMPEG);
+  }
+  const missing = programs.filter((p) => !installed(p));
   if (!missing.length) return;
   const pkgs = missing.map((p) => p.pkg);
   const isRoot = process.getuid?.() === 0;
   const hasApt = spawnSync("sh", ["-c", "command -v apt-get"]).status === 0;
   if (!isRoot || !hasApt) {
     const list = missing.map((p) => `  ${p.bin} (Debian/Ubuntu package "${p.pkg}", for ${p.why})`).join("\n");
-    console.error(`Missing system programs:\n${list}\nInstall them, e.g.: sudo apt-get install -y ${pkgs.join(" ")}`);
-    process.exit(1);
+    stop(`Missing system programs:\n${list}\nInstall them, e.g.: sudo apt-get install -y ${pkgs.join(" ")}`);
   }
   console.log(`Installing ${pkgs.join(", ")} with apt-get…`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   spawnSync("apt-get", ["update", "-q"], { stdio: "inherit", env });
   const result = spawnSync("apt-get", ["install", "-y", "-q", "--no-install-recommends", ...pkgs], { stdio: "inherit", env });
-  if (result.status !== 0) {
-    console.error(`apt-get install ${pkgs.join(" ")} failed`);
-    process.exit(1);
-  }
+  if (result.status !== 0 || missing.some((p) => !installed(p))) stop(`apt-get install ${pkgs.join(" ")} failed`);
+}
+
+function stop(message: string): never {
+  console.error(message);
+  process.exit(1);
 }

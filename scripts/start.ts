@@ -1,4 +1,5 @@
 import http from "node:http";
+import { usePrivateDataDir } from "@/lib/data-dir";
 import type { AddressInfo } from "node:net";
 import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
@@ -6,9 +7,9 @@ import { config } from "@/lib/config";
 import { usesInngestServer } from "@/lib/jobs/mode";
 import { startBackgroundWork } from "@/lib/jobs/start";
 import { endSessionsOfNode } from "@/lib/live/service";
-import { ffmpegAvailable } from "@/lib/media/ffmpeg";
 import { ensureSecret } from "@/lib/secrets";
 import { buildIfNeeded } from "./build-if-needed";
+import { ensurePrograms, FFMPEG } from "./prerequisites";
 import { superviseChild, type Child } from "./children";
 
 /**
@@ -20,6 +21,8 @@ async function main() {
   (process.env as Record<string, string>).NODE_ENV = "production";
   process.env.NEXT_TELEMETRY_DISABLED = "1";
   const cfg = config();
+  usePrivateDataDir();
+  ensurePrograms([FFMPEG]);
   ensureSecret("AUTH_SECRET", cfg.dataDir);
   ensureSecret("MEDIA_SECRET", cfg.dataDir);
   const stopDatabase = await setupDatabase();
@@ -27,8 +30,10 @@ async function main() {
 
   let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined;
   const server = http.createServer((req, res) => {
+    // Next.js answers a path it cannot percent-decode with a bare 500; say what is wrong instead.
+    if (!decodablePath(req.url ?? "/")) return void answer(res, 400, "the URL path is not valid percent-encoded UTF-8");
     if (handle) return handle(req, res);
-    res.writeHead(503, { "content-type": "application/json", "retry-after": "1" }).end('{"errors":["starting"]}');
+    answer(res, 503, "starting", { "retry-after": "1" });
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(cfg.PORT, cfg.HOST, resolve));
@@ -44,11 +49,7 @@ async function main() {
   } else {
     driver = await startBackgroundWork();
   }
-  const withMedia = cfg.MEDIA_NODE && ffmpegAvailable();
-  if (cfg.MEDIA_NODE && !withMedia) {
-    console.error(`Live ingest is off: ffmpeg not found (FFMPEG_PATH=${cfg.FFMPEG_PATH}). Install it (Debian/Ubuntu: apt-get install ffmpeg) or set FFMPEG_PATH.`);
-  }
-  if (withMedia) {
+  if (cfg.MEDIA_NODE) {
     children.push(
       await superviseChild({
         name: "media node",
@@ -80,6 +81,19 @@ async function main() {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+function decodablePath(url: string): boolean {
+  try {
+    decodeURIComponent(url.split("?")[0]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function answer(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify({ errors: [message] }));
 }
 
 main().catch((err) => {

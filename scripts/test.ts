@@ -6,7 +6,7 @@ import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
 import { startAppProcess } from "./app-process";
 import { buildIfNeeded } from "./build-if-needed";
-import { ensurePrerequisites } from "./prerequisites";
+import { CHROMIUM, ensurePrograms, FFMPEG } from "./prerequisites";
 import { freePort } from "@/lib/net/free-port";
 
 /**
@@ -37,7 +37,7 @@ function playwrightCounts(file: string) {
 }
 
 async function main() {
-  ensurePrerequisites();
+  ensurePrograms([CHROMIUM, FFMPEG]);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-test-"));
   process.env.DATA_DIR = dataDir;
   const stopDatabase = await setupDatabase();

@@ -1,4 +1,5 @@
 import { closeDb } from "@/db/client";
+import { usePrivateDataDir } from "@/lib/data-dir";
 import { setupDatabase } from "@/db/setup";
 import { startBackgroundWork } from "@/lib/jobs/start";
 
@@ -7,6 +8,7 @@ import { startBackgroundWork } from "@/lib/jobs/start";
  * the app. `npm start` runs JOB_WORKERS of these as child processes (scripts/children.ts).
  */
 async function main() {
+  usePrivateDataDir();
   const stopDatabase = await setupDatabase();
   const driver = await startBackgroundWork();
   let stopping = false;

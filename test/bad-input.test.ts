@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { newAccount } from "./support/client";
+import { BASE, newAccount } from "./support/client";
+import { makeMedia, putFile, settled, tmpDir } from "./support/vod";
 
 /** Whatever a client sends, the answer is a clear 4xx, never a 5xx, and nothing changes. */
 const BODIES: { raw: string; type?: string }[] = [
@@ -72,5 +73,33 @@ describe("bad input", () => {
 
     const after = (await api.get(`stream/${stream.id}`)).body;
     assert.deepEqual(after, stream, "nothing changed");
+  });
+
+  test("paths that are not valid percent-encoded UTF-8 get a 400, not a 500", async () => {
+    const api = await newAccount();
+    const paths = ["/api/stream/%ff", "/api/asset/%ff", "/api/webhook/%c3", "/hls/%ff/x", "/ipfs/%ff", "/play/%ff", "/api/playback/%ff", "/asset/%ff/video", "/api/stream/%e0%80", "/streams/%ff"];
+    for (const path of paths) {
+      const res = await fetch(new URL(path, BASE), { headers: { authorization: `Bearer ${api.key}` } });
+      assert.equal(res.status, 400, path);
+      assert.match((await res.json()).errors[0], /percent-encoded/, path);
+    }
+  });
+
+  test("free-form JSON nested too deep, or too big, is a 422 and starts nothing", async () => {
+    const api = await newAccount();
+    const tmp = tmpDir();
+    const { url, asset } = (await api.post("asset/request-upload", { name: "deep" })).body;
+    assert.equal((await putFile(url, await makeMedia(tmp, "mp4", { seconds: 1 }))).status, 200);
+    assert.equal((await settled(api, asset.id)).status.phase, "ready");
+    const deep = `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`;
+    const wide = JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i])));
+    for (const metadata of [deep, wide]) {
+      const res = await api.send("POST", `asset/${asset.id}/export`, { raw: `{"ipfs":{"nftMetadata":${metadata}}}` });
+      assert.equal(res.status, 422);
+      assert.match(res.body.errors[0], /ipfs\.nftMetadata: must not (nest deeper than 32 levels|hold more than 10000 values)/);
+    }
+    const ok = await api.post(`asset/${asset.id}/export`, { ipfs: { nftMetadata: { a: { b: { c: [1, 2, { d: "e" }] } } } } });
+    assert.equal(ok.status, 201, "ordinary metadata still passes");
+    assert.equal((await api.get("task")).body.filter((t: { type: string }) => t.type === "export").length, 1, "only the valid export started");
   });
 });

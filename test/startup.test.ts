@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, test } from "node:test";
 import { promisify } from "node:util";
 import postgres from "postgres";
@@ -31,6 +34,28 @@ describe("start-up", () => {
         (err: { stderr: string; code: number }) => err.code !== 0 && err.stderr.includes(name),
         name,
       );
+    }
+  });
+
+  test("without ffmpeg (and no apt-get to install it), npm start stops and names what to install", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-noffmpeg-"));
+    const emptyPath = fs.mkdtempSync(path.join(os.tmpdir(), "castline-path-"));
+    try {
+      const env = { ...process.env, PATH: emptyPath, DATA_DIR: dataDir, FFMPEG_PATH: "" };
+      // An app that does not stop would start and listen: the timeout turns that into a failure.
+      await assert.rejects(exec(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env, timeout: 60_000 }), (err: { stderr: string; code: number }) => {
+        assert.notEqual(err.code, 0);
+        assert.match(err.stderr, /ffmpeg \(Debian\/Ubuntu package "ffmpeg"/);
+        assert.match(err.stderr, /apt-get install -y ffmpeg/);
+        return true;
+      });
+      const chosen = { ...env, PATH: process.env.PATH, FFMPEG_PATH: "/nonexistent/ffmpeg" };
+      await assert.rejects(exec(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env: chosen, timeout: 60_000 }), (err: { stderr: string }) =>
+        err.stderr.includes("FFMPEG_PATH=/nonexistent/ffmpeg does not run ffmpeg"),
+      );
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(emptyPath, { recursive: true, force: true });
     }
   });
 });

@@ -4,10 +4,12 @@ import { downloadSource, SourceRejected } from "@/lib/assets/import";
 import { failAsset, inspectSource, makePlayable } from "@/lib/assets/pipeline";
 import { claimUpload } from "@/lib/assets/service";
 import { startProcessing, watchForUpload } from "@/lib/assets/upload";
+import { unseal } from "@/lib/secrets";
 import { updateTask } from "@/lib/tasks/service";
 import { inngest } from "../client";
 
 type AssetJob = { assetId: string; taskId?: string };
+type SealedExport = { taskId: string; assetId: string; sealedExport: string };
 type Step = Parameters<Parameters<typeof inngest.createFunction>[1]>[0]["step"];
 
 /** What the user sees when a job gave up after its retries. */
@@ -50,10 +52,10 @@ export const importAsset = inngest.createFunction(
     },
   },
   async ({ event, step }) => {
-    const job = event.data as Required<AssetJob> & { url: string };
+    const job = event.data as Required<AssetJob> & { sealedUrl: string };
     const download = await step.run("download the source", async () => {
       try {
-        await downloadSource(job.assetId, job.taskId, job.url, 0.5);
+        await downloadSource(job.assetId, job.taskId, unseal<string>(job.sealedUrl), 0.5);
         return { ok: true as const };
       } catch (err) {
         if (err instanceof SourceRejected) return { ok: false as const, reason: `Import failed: ${err.message}` };
@@ -98,12 +100,14 @@ export const exportAsset = inngest.createFunction(
     triggers: [{ event: ASSET_EXPORT_REQUESTED }],
     retries: 3,
     onFailure: async ({ event, error }) => {
-      const { taskId } = event.data.event.data as ExportRequest;
+      const { taskId } = event.data.event.data as SealedExport;
       await updateTask(taskId, { phase: "failed", errorMessage: gaveUp("Export", error) });
     },
   },
   async ({ event, step }) => {
-    const job = event.data as ExportRequest;
+    const { taskId, assetId, sealedExport } = event.data as SealedExport;
+    // Opened on each call and never returned from a step: step results are stored.
+    const job: ExportRequest = { taskId, assetId, export: unseal(sealedExport) };
     await step.run("start", () => updateTask(job.taskId, { phase: "running", progress: 0 }));
     const result = await step.run(job.export.custom ? "send to the URL" : "export to IPFS", () =>
       job.export.custom ? exportToUrl(job) : exportToIpfs(job),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { JsonObject } from "@/lib/json";
 import { HttpUrl } from "@/lib/net/http-url";
 import { Task } from "@/lib/tasks/schema";
 
@@ -114,7 +115,7 @@ export const ExportAsset = z
     ipfs: z
       .strictObject({
         pinning: Pinning.optional(),
-        nftMetadata: z.record(z.string(), z.unknown()).optional().describe("deep-merged into the default NFT metadata"),
+        nftMetadata: JsonObject.optional().describe("deep-merged into the default NFT metadata"),
       })
       .optional(),
     custom: z

@@ -8,7 +8,9 @@ import { config } from "@/lib/config";
 import { newId, newPlaybackId } from "@/lib/ids";
 import { emit } from "@/lib/jobs/emit";
 import { privateHostReason } from "@/lib/net/guard";
+import { withoutCredentials } from "@/lib/net/http-url";
 import { publicOrigin } from "@/lib/origin";
+import { seal } from "@/lib/secrets";
 import { objects } from "@/lib/storage";
 import { serializeTask, spawnTask, updateTask } from "@/lib/tasks/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
@@ -171,15 +173,17 @@ export async function requestUpload(userId: string, name: string) {
 export async function importAsset(userId: string, body: ImportAsset) {
   const refused = await privateHostReason(body.url);
   if (refused) throw badRequest(`url: refusing to import from ${refused}`);
-  const asset = await createAsset(userId, body.name, { type: "url", url: body.url }, "waiting");
-  const task = await spawnTask({ userId, type: "import", outputAssetId: asset.id, params: { import: { url: body.url } } });
-  await emit({ name: ASSET_IMPORT_REQUESTED, data: { assetId: asset.id, taskId: task.id, url: body.url } });
+  const shown = withoutCredentials(body.url);
+  const asset = await createAsset(userId, body.name, { type: "url", url: shown }, "waiting");
+  const task = await spawnTask({ userId, type: "import", outputAssetId: asset.id, params: { import: { url: shown } } });
+  await emit({ name: ASSET_IMPORT_REQUESTED, data: { assetId: asset.id, taskId: task.id, sealedUrl: seal(body.url) } });
   return { asset: serializeAsset(asset), task: serializeTask(task) };
 }
 
 /**
- * POST /asset/{id}/export. Credentials (pinning keys, custom headers) travel
- * with the job only; the task shows what was asked, never the secrets.
+ * POST /asset/{id}/export. Credentials (pinning keys, custom headers, the URL's
+ * userinfo and query) travel sealed with the job only; the task shows what was asked,
+ * never the secrets.
  */
 export async function exportAsset(userId: string, assetId: string, body: ExportAsset) {
   const asset = await ownAsset(userId, assetId);
@@ -190,14 +194,9 @@ export async function exportAsset(userId: string, assetId: string, body: ExportA
   }
   const shown = body.ipfs
     ? { ipfs: compact({ nftMetadata: body.ipfs.nftMetadata, pinning: body.ipfs.pinning ? { configured: true } : undefined }) }
-    : { custom: { url: redactQuery(body.custom!.url), method: body.custom!.method } };
+    : { custom: { url: withoutCredentials(body.custom!.url), method: body.custom!.method } };
   const task = await spawnTask({ userId, type: "export", inputAssetId: asset.id, params: { export: shown } });
-  await emit({ name: ASSET_EXPORT_REQUESTED, data: { taskId: task.id, assetId: asset.id, export: body } });
+  await emit({ name: ASSET_EXPORT_REQUESTED, data: { taskId: task.id, assetId: asset.id, sealedExport: seal(body) } });
   return { task: serializeTask(task) };
 }
 
-/** Query strings of export URLs often carry signatures (pre-signed URLs): not shown back. */
-function redactQuery(url: string): string {
-  const u = new URL(url);
-  return u.search ? `${u.origin}${u.pathname}?…` : url;
-}

@@ -1,16 +1,12 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { derivedKey } from "@/lib/secrets";
 
 /**
  * The capability in a local pre-signed upload URL: "<assetId>.<expires s>.<mac>",
  * an HMAC with the deployment's secret over the asset id and the expiry, so a URL
  * works for that one asset until it expires and cannot be altered to fit another.
  */
-function key(): Buffer {
-  const secret = process.env.AUTH_SECRET;
-  if (!secret) throw new Error("AUTH_SECRET is not set: upload URLs cannot be signed");
-  // A key of its own, so an upload token is never valid as anything else.
-  return createHmac("sha256", secret).update("castline upload url v1").digest();
-}
+const key = () => derivedKey("castline upload url v1");
 
 const mac = (assetId: string, expires: number) =>
   createHmac("sha256", key()).update(`${assetId}.${expires}`).digest("base64url");

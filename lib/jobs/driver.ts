@@ -5,7 +5,7 @@ import { newId } from "@/lib/ids";
 import { describeFunctions, type FunctionSpec } from "./functions";
 import { advance, applyOps, requestFor, type Op, type Outcome, type RetryPolicy, type SdkResponse } from "./protocol";
 import {
-  claimRuns, finishRun, insertEvents, listenForWork, nextDueAt, renewLeases, saveRun, syncFunctions, type Run,
+  claimRuns, finishRun, insertEvents, listenForWork, nextDueAt, purgeFinished, renewLeases, saveRun, syncFunctions, type Run,
 } from "./store";
 
 /*
@@ -30,6 +30,11 @@ export interface JobDriverOptions {
   leaseMs?: number;
   /** Polling interval, a fallback for missed notifications (default 5 s). */
   pollMs?: number;
+  /**
+   * How long finished runs and their events are kept (default 7 days). Event data can
+   * hold what users sent; it is not kept for ever.
+   */
+  retentionMs?: number;
 }
 
 export interface JobDriver {
@@ -38,6 +43,7 @@ export interface JobDriver {
 }
 
 const MAX_BACKOFF_MS = 60 * 60_000;
+const MAX_PURGE_INTERVAL_MS = 60 * 60_000;
 
 export async function startJobDriver(options: JobDriverOptions): Promise<JobDriver> {
   const driver = new Driver(options);
@@ -53,6 +59,7 @@ class Driver implements JobDriver {
   private readonly retryBaseMs: number;
   private readonly leaseMs: number;
   private readonly pollMs: number;
+  private readonly retentionMs: number;
 
   /** Runs this process is driving, by id, and the promises of their drive loops. */
   private readonly driving = new Map<string, Run>();
@@ -64,6 +71,7 @@ class Driver implements JobDriver {
   private stopping = false;
   private wakeTimer: NodeJS.Timeout | undefined;
   private leaseTimer: NodeJS.Timeout | undefined;
+  private purgeTimer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
 
   constructor(private readonly options: JobDriverOptions) {
@@ -73,19 +81,32 @@ class Driver implements JobDriver {
     this.retryBaseMs = options.retryBaseMs ?? 10_000;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pollMs = options.pollMs ?? 5_000;
+    this.retentionMs = options.retentionMs ?? 7 * 86_400_000;
   }
 
   async start() {
     await syncFunctions(this.options.client.id, [...this.specs.values()]);
     this.unlisten = await listenForWork(() => this.pump());
     this.leaseTimer = setInterval(() => void this.renewLeases(), this.leaseMs / 3);
+    // Every driver purges; the DELETE is idempotent, so several processes need no coordination.
+    this.purgeTimer = setInterval(() => void this.purge(), Math.min(this.retentionMs, MAX_PURGE_INTERVAL_MS));
+    void this.purge();
     this.pump();
+  }
+
+  private async purge() {
+    try {
+      await purgeFinished(Date.now() - this.retentionMs);
+    } catch (err) {
+      console.error("[jobs] purging finished runs failed:", err);
+    }
   }
 
   async stop() {
     this.stopping = true;
     clearTimeout(this.wakeTimer);
     clearInterval(this.leaseTimer);
+    clearInterval(this.purgeTimer);
     await this.unlisten?.();
     await this.pumping;
     await Promise.all(this.workers);

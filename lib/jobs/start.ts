@@ -1,4 +1,5 @@
 import { inngest } from "@/inngest/client";
+import { config } from "@/lib/config";
 import { functions } from "@/inngest/functions";
 import { startJobDriver, type JobDriver } from "./driver";
 import { usesInngestServer } from "./mode";
@@ -14,5 +15,5 @@ export async function startBackgroundWork(): Promise<JobDriver | undefined> {
     return undefined;
   }
   usePlainProcessEnv();
-  return startJobDriver({ functions, client: inngest });
+  return startJobDriver({ functions, client: inngest, retentionMs: config().JOB_RETENTION_DAYS * 86_400_000 });
 }

@@ -10,6 +10,19 @@ import type { FunctionSpec } from "./functions";
  * writing process: hosts sharing a database are expected to keep their clocks in sync.
  */
 
+/**
+ * Forgets events older than `before` (ms) once none of their runs is pending; their
+ * finished runs go with them (ON DELETE CASCADE). Returns how many events went.
+ */
+export async function purgeFinished(before: number): Promise<number> {
+  const gone = await sql()`
+    DELETE FROM job_events e
+    WHERE e.ts < ${before}
+      AND NOT EXISTS (SELECT 1 FROM job_runs r WHERE r.event_id = e.id AND r.status = 'pending')
+    RETURNING 1`;
+  return gone.length;
+}
+
 /** Wakes every driver process when there are new runs. */
 const WAKE_CHANNEL = "castline_jobs";
 

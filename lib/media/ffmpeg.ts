@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import readline from "node:readline";
 import { config } from "@/lib/config";
@@ -55,9 +55,4 @@ export function runFfmpeg(args: string[], opts: { onProgress?: (fields: Record<s
     }
   };
   return { child, exited, stderrTail: () => tail.join("\n"), stop };
-}
-
-/** Whether the configured ffmpeg runs at all (live ingest and recordings need it). */
-export function ffmpegAvailable(): boolean {
-  return spawnSync(config().FFMPEG_PATH, ["-version"], { stdio: "ignore" }).status === 0;
 }

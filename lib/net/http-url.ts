@@ -12,3 +12,12 @@ export const HttpUrl = z
       return false;
     }
   }, "must be an http:// or https:// URL");
+
+/**
+ * A user's URL as we show it back and keep it outside sealed job data: without userinfo
+ * (`user:password@`) or query string (often a signature), which are credentials.
+ */
+export function withoutCredentials(value: string): string {
+  const url = new URL(value);
+  return `${url.protocol}//${url.host}${url.pathname}${url.search ? "?…" : ""}`;
+}
