@@ -8,7 +8,9 @@ import { createUser, findUserByEmail, setPassword } from "@/lib/users/service";
 
 const USAGE = `Castline operator CLI
 
-  npm run --silent cli -- users create --email E [--password P] [--name N]
+  npm run --silent cli -- users create --email E [--password-stdin] [--name N]
+                                          (--password-stdin: the password is read from stdin,
+                                           never from the command line, where \`ps\` shows it)
   npm run --silent cli -- keys create --email E [--name N]     (creates the user if missing;
                                                                prints the key alone on the last line)`;
 
@@ -32,10 +34,16 @@ async function findOrCreateUser(email: string, password?: string, name?: string)
   return { user: await createUser({ email, password, name }), created: true };
 }
 
+async function readStdin(): Promise<string> {
+  let text = "";
+  for await (const chunk of process.stdin) text += chunk;
+  return text.replace(/\r?\n$/, "");
+}
+
 async function main() {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { email: { type: "string" }, password: { type: "string" }, name: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: { email: { type: "string" }, "password-stdin": { type: "boolean" }, name: { type: "string" }, help: { type: "boolean", short: "h" } },
   });
   const command = positionals.join(" ");
   if (values.help || !["users create", "keys create"].includes(command)) {
@@ -44,7 +52,7 @@ async function main() {
   }
   if (!values.email) fail("--email is required");
   const email = parseOrFail(Email, values.email, "--email");
-  const password = values.password === undefined ? undefined : parseOrFail(Password, values.password, "--password");
+  const password = values["password-stdin"] ? parseOrFail(Password, await readStdin(), "the password on stdin") : undefined;
 
   usePrivateDataDir();
   const stopDatabase = await setupDatabase();

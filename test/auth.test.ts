@@ -92,11 +92,14 @@ describe("operator CLI", () => {
     assert.equal(me.body.email, email);
   });
 
-  test("users create sets a password that signs in", async () => {
+  test("users create sets a password read from stdin (never from the command line) that signs in", async () => {
     const email = `cli-${randomUUID()}@example.com`;
-    await cli("users", "create", "--email", email, "--password", "operator-pass");
+    const created = cli("users", "create", "--email", email, "--password-stdin");
+    created.child.stdin!.end("operator-pass\n");
+    await created;
     const cookie = await signIn(email, "operator-pass");
     assert.equal((await call("GET", "user/me", { cookie })).status, 200);
+    await assert.rejects(cli("users", "create", "--email", email, "--password", "on-the-command-line"), (err: { code: number }) => err.code !== 0);
   });
 
   test("bad arguments exit non-zero with a message", async () => {
