@@ -10,9 +10,11 @@ import { CHROMIUM, ensurePrograms, FFMPEG } from "./prerequisites";
 import { freePort } from "@/lib/net/free-port";
 
 /**
- * `npm test`: one real app (production build, real PostgreSQL: embedded, or
- * DATABASE_URL when set) and the whole suite against it: the HTTP integration
+ * `npm test`: first the fast tier (test/unit: pure modules in-process, seconds, no
+ * build or database), then one real app (production build, real PostgreSQL: embedded,
+ * or DATABASE_URL when set) and the whole suite against it: the HTTP integration
  * tests (node:test) and the browser tests (Playwright, Debian chromium).
+ * `npm test -- unit` runs the fast tier alone.
  */
 const root = process.cwd();
 
@@ -36,7 +38,32 @@ function playwrightCounts(file: string) {
   return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
 }
 
+const nodeTest = (tap: string, files: string[]) => [
+  "--import", "tsx", "--test", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tap}`, ...files,
+];
+
+async function unitTier(tap: string) {
+  const dir = path.join(root, "test", "unit");
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".test.ts")).map((f) => path.join("test", "unit", f));
+  await run(process.execPath, nodeTest(tap, files), { ...process.env, NODE_ENV: "test" });
+  return tapCounts(tap);
+}
+
+function report(tiers: Record<string, { passed: number; failed: number }>) {
+  const all = Object.values(tiers);
+  const passed = all.reduce((n, t) => n + t.passed, 0);
+  const failed = all.reduce((n, t) => n + t.failed, 0);
+  console.log(`\n${Object.entries(tiers).map(([name, t]) => `${name}: ${t.passed} passed, ${t.failed} failed`).join("; ")}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed || !passed ? 1 : 0;
+}
+
 async function main() {
+  const only = process.argv.slice(2);
+  const unitTap = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "castline-unit-")), "unit.tap");
+  const unit = await unitTier(unitTap);
+  if (only.length === 1 && only[0] === "unit") process.exit(report({ unit }));
+
   ensurePrograms([CHROMIUM, FFMPEG]);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-test-"));
   process.env.DATA_DIR = dataDir;
@@ -61,18 +88,13 @@ async function main() {
   console.log(`app under test: ${app.url} (data in ${dataDir})`);
   const testEnv = { ...env, CASTLINE_URL: app.url, CASTLINE_RTMP_PORT: env.RTMP_PORT };
 
-  const only = process.argv.slice(2);
   const files = fs
     .readdirSync(path.join(root, "test"))
     .filter((f) => f.endsWith(".test.ts"))
     .filter((f) => !only.length || only.some((o) => f.includes(o)))
     .map((f) => path.join("test", f));
   const tap = path.join(dataDir, "node-tests.tap");
-  await run(
-    process.execPath,
-    ["--import", "tsx", "--test", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tap}`, ...files],
-    testEnv,
-  );
+  await run(process.execPath, nodeTest(tap, files), testEnv);
   const integration = tapCounts(tap);
 
   let browser = { passed: 0, failed: 0 };
@@ -89,11 +111,7 @@ async function main() {
   await stopDatabase();
   if (!process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
 
-  const passed = integration.passed + browser.passed;
-  const failed = integration.failed + browser.failed;
-  console.log(`\nintegration: ${integration.passed} passed, ${integration.failed} failed; browser: ${browser.passed} passed, ${browser.failed} failed`);
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed || !passed ? 1 : 0);
+  process.exit(report({ unit, integration, browser }));
 }
 
 main().catch((err) => {
