@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
-import { newAccount, type Api } from "./support/client";
-import { decodes, ffprobe, publish, rtmpReceiver, rtmpUrl, until } from "./support/media";
+import { newAccount } from "./support/client";
+import { decodes, ffprobe, publish, rtmpReceiver, rtmpUrl, streamActive as active, streamIdle as idle, until } from "./support/media";
 import { startReceiver, type Received } from "./support/receiver";
 import { freePort } from "@/lib/net/free-port";
 
@@ -23,8 +23,6 @@ async function download(url: string, name: string) {
   return { file, res };
 }
 
-const active = (api: Api, id: string) => until(`stream ${id} active`, async () => (await api.get(`stream/${id}`)).body.isActive === true, 30_000);
-const idle = (api: Api, id: string) => until(`stream ${id} idle`, async () => (await api.get(`stream/${id}`)).body.isActive === false, 15_000);
 const eventsOf = (rx: { received: Received[] }) => rx.received.map((r) => String(r.json.event));
 
 

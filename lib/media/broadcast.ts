@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { IngestHealth, LiveTarget, PublishGrant } from "@/lib/live/schema";
 import type { AppClient } from "./app-client";
+import type { Feed } from "./feed";
 import { runFfmpeg, type FfmpegProcess } from "./ffmpeg";
 import { codecString, masterPlaylist, readMediaPlaylist, type Variant } from "./hls";
 import { ladderArgs, pushArgs, READER_DRAIN_MS, recorderArgs, variantDir } from "./ladder";
@@ -12,16 +13,16 @@ export interface Publisher {
   inBytes(): number;
   /** Source facts from the stream's metadata and headers. */
   info(): { sourceIsH264: boolean; audio: "aac" | "other" | "none"; fps?: number; kbps?: number };
-  /** Video frames and the last keyframe interval seen, for ingest health. */
-  videoStats(): { frames: number; keyframeIntervalS?: number };
+  /** Frame rate and keyframe interval of the video, for ingest health. */
+  videoStats(): { fps?: number; keyframeIntervalS?: number };
   /** Cuts the publisher's connection (suspend, delete, hung). */
   cut(): void;
 }
 
 export interface BroadcastContext {
   app: AppClient;
-  /** rtmp:// address this node reads its own broadcasts from. */
-  input: string;
+  /** The broadcast for this node's readers (transcoder, recorder, pushes). */
+  feed: Feed;
   mediaDir: string;
   segmentS: number;
 }
@@ -50,7 +51,6 @@ export class Broadcast {
   private readonly seen = new Map<number, Set<string>>();
   private pending = { sourceSegments: 0, transcodedSegments: 0, sourceSegmentsDuration: 0, transcodedSegmentsDuration: 0 };
   private lastBytes = 0;
-  private lastFrames = 0;
   private lastProgressAt = Date.now();
   private health?: IngestHealth;
 
@@ -66,21 +66,22 @@ export class Broadcast {
   async start() {
     await fs.rm(this.liveDir, { recursive: true, force: true });
     for (let i = 0; i <= this.grant.profiles.length; i++) await fs.mkdir(path.join(this.liveDir, variantDir(i)), { recursive: true });
-    this.startTranscoder();
+    this.startTranscoder(true);
     if (this.grant.record) {
       await fs.mkdir(this.recordingDir, { recursive: true });
-      this.startRecorder();
+      this.startRecorder(true);
     }
     this.syncTargets(this.grant.targets);
     this.timers.push(setInterval(() => void this.watch(), WATCH_MS));
     this.timers.push(setInterval(() => void this.beat(), HEARTBEAT_MS));
   }
 
-  private startTranscoder() {
+  /** `fromStart`: the whole broadcast so far; a restart takes the live edge. */
+  private startTranscoder(fromStart: boolean) {
     const info = this.publisher.info();
     this.transcoder = runFfmpeg(
       ladderArgs({
-        input: this.ctx.input,
+        input: this.ctx.feed.input(fromStart),
         outDir: this.liveDir,
         profiles: this.grant.profiles,
         segmentS: this.ctx.segmentS,
@@ -96,7 +97,7 @@ export class Broadcast {
       // A crashed transcoder restarts (a few times); the broadcast itself carries on.
       if (this.transcoderRestarts++ < 3) {
         console.error(`[media] transcoder of ${this.grant.sessionId} exited (${code}), restarting:\n${proc.stderrTail()}`);
-        this.startTranscoder();
+        this.startTranscoder(false);
       } else {
         console.error(`[media] transcoder of ${this.grant.sessionId} keeps failing; ending the session`);
         this.publisher.cut();
@@ -105,13 +106,13 @@ export class Broadcast {
   }
 
   /** The recorder appends to the session's recording, so a restart (or a reconnect) continues it. */
-  private startRecorder() {
-    const proc = runFfmpeg(recorderArgs(this.ctx.input, this.recordingDir, this.ctx.segmentS));
+  private startRecorder(fromStart: boolean) {
+    const proc = runFfmpeg(recorderArgs(this.ctx.feed.input(fromStart), this.recordingDir, this.ctx.segmentS));
     this.recorder = proc;
     void proc.exited.then((code) => {
       if (this.ending || proc !== this.recorder) return;
       console.error(`[media] recorder of ${this.grant.sessionId} exited (${code}), restarting:\n${proc.stderrTail()}`);
-      setTimeout(() => !this.ending && this.startRecorder(), 500);
+      setTimeout(() => !this.ending && this.startRecorder(false), 500);
     });
   }
 
@@ -120,13 +121,15 @@ export class Broadcast {
     if (this.ending || this.watching) return;
     this.watching = true;
     try {
-      await this.scanPlaylists();
+      const complete = await this.countSegments();
+      if (complete && !this.ready) await this.becomeReady();
     } finally {
       this.watching = false;
     }
   }
 
-  private async scanPlaylists() {
+  /** Adds the segments written since the last look to the counters; whether every rendition has one. */
+  private async countSegments(): Promise<boolean> {
     const variants = this.grant.profiles.length + 1;
     let complete = true;
     for (let i = 0; i < variants; i++) {
@@ -146,15 +149,19 @@ export class Broadcast {
         }
       }
     }
-    if (complete && !this.ready) {
-      this.ready = true;
-      try {
-        await this.writeMaster();
-        await this.ctx.app.event({ kind: "ready", sessionId: this.grant.sessionId });
-      } catch (err) {
-        this.ready = false;
-        console.error(`[media] ${this.grant.sessionId} not ready yet:`, err);
-      }
+    return complete;
+  }
+
+  private async becomeReady() {
+    this.ready = true;
+    try {
+      await this.writeMaster();
+      await this.ctx.app.event({ kind: "ready", sessionId: this.grant.sessionId });
+      // The transcoder and the recorder have the beginning; later readers start at the live edge.
+      this.ctx.feed.release();
+    } catch (err) {
+      this.ready = false;
+      console.error(`[media] ${this.grant.sessionId} not ready yet:`, err);
     }
   }
 
@@ -189,7 +196,7 @@ export class Broadcast {
     if (this.ending) return;
     const now = Date.now();
     const bytes = this.publisher.inBytes();
-    const { frames, keyframeIntervalS } = this.publisher.videoStats();
+    const { fps, keyframeIntervalS } = this.publisher.videoStats();
     if (bytes !== this.lastBytes) this.lastProgressAt = now;
     else if (now - this.lastProgressAt > STALL_MS) {
       console.error(`[media] ${this.grant.sessionId}: no data for ${STALL_MS / 1000} s, cutting the publisher`);
@@ -198,12 +205,11 @@ export class Broadcast {
     }
     this.health = {
       bitrateKbps: Math.round(((bytes - this.lastBytes) * 8) / HEARTBEAT_MS),
-      fps: frames - this.lastFrames,
+      ...(fps ? { fps } : {}),
       ...(keyframeIntervalS ? { keyframeIntervalS } : {}),
       updatedAt: now,
     };
     this.lastBytes = bytes;
-    this.lastFrames = frames;
     const increments = this.pending;
     this.pending = { sourceSegments: 0, transcodedSegments: 0, sourceSegmentsDuration: 0, transcodedSegmentsDuration: 0 };
     try {
@@ -238,7 +244,7 @@ export class Broadcast {
 
   pushArgsFor(target: LiveTarget) {
     const profile = target.profile === "source" ? undefined : this.grant.profiles.find((p) => p.name === target.profile);
-    return pushArgs(this.ctx.input, target, profile, this.publisher.info().audio);
+    return pushArgs(this.ctx.feed.input(true), target, profile, this.publisher.info().audio);
   }
 
   get isEnding() {
@@ -250,10 +256,13 @@ export class Broadcast {
     if (this.ending) return;
     this.ending = true;
     this.timers.forEach((t) => clearInterval(t));
-    // Readers end by themselves once the input runs dry, writing their last segments and playlists.
+    // Readers end by themselves once their input ends, writing their last segments and playlists.
+    this.ctx.feed.close();
     const drained = (proc?: FfmpegProcess) =>
       proc && Promise.race([proc.exited, new Promise((r) => setTimeout(r, READER_DRAIN_MS))]).then(() => proc.stop());
     await Promise.all([drained(this.transcoder), drained(this.recorder), ...[...this.pushes.values()].map((p) => p.stop())]);
+    // The last segments, written as the transcoder finished, belong to the session's duration too.
+    await this.countSegments();
     const recordingPath = this.grant.record ? await this.finishRecordingPlaylist() : undefined;
     const { sourceSegments, transcodedSegments } = this.pending;
     if (sourceSegments || transcodedSegments) {

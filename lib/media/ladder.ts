@@ -10,6 +10,7 @@ import type { ProfileRow } from "@/db/schema";
  * variant's CODECS and RESOLUTION).
  */
 export interface LadderInput {
+  /** The broadcast as FLV (a Feed's input). */
   input: string;
   outDir: string;
   profiles: ProfileRow[];
@@ -25,19 +26,21 @@ export interface LadderInput {
 export const variantDir = (index: number) => `v${index}`;
 
 /**
- * How long a reader of the node's own RTMP waits for data. When the publisher
- * leaves, readers end by themselves about twice this later, with a clean trailer
- * (final segments and playlists written): better than killing them mid-write.
+ * A reader's input ends when the publisher leaves, and it ends by itself with a
+ * clean trailer (final segments and playlists written): better than killing it
+ * mid-write, after READER_DRAIN_MS. The read timeout covers a media node that hangs.
  */
 const READ_TIMEOUT_US = "2000000";
 export const READER_DRAIN_MS = 5000;
+const readInput = (input: string) => ["-rw_timeout", READ_TIMEOUT_US, "-f", "flv", "-i", input];
 
 export function ladderArgs(l: LadderInput): string[] {
   const n = l.profiles.length;
   const hasAudio = l.audio !== "none";
   const keyframes = ["-force_key_frames", `expr:gte(t,n_forced*${l.segmentS})`];
   const args = ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-stats_period", "1"];
-  args.push("-rw_timeout", READ_TIMEOUT_US, "-fflags", "+nobuffer+genpts", "-i", l.input);
+  // Not +nobuffer: it drops what stream analysis read, the first seconds of the broadcast.
+  args.push("-fflags", "+genpts", ...readInput(l.input));
 
   if (n > 0) {
     const chains = l.profiles.map((p, i) => {
@@ -82,7 +85,7 @@ export function ladderArgs(l: LadderInput): string[] {
 export function recorderArgs(input: string, dir: string, segmentS: number): string[] {
   return [
     "-hide_banner", "-loglevel", "error", "-nostats",
-    "-rw_timeout", READ_TIMEOUT_US, "-i", input,
+    ...readInput(input),
     "-map", "0", "-c", "copy",
     "-f", "hls", "-hls_time", String(segmentS), "-hls_list_size", "0", "-hls_playlist_type", "event",
     "-hls_flags", "append_list+omit_endlist+temp_file",
@@ -93,7 +96,7 @@ export function recorderArgs(input: string, dir: string, segmentS: number): stri
 
 /** A multistream push of one rendition to a target. */
 export function pushArgs(input: string, target: { url: string; videoOnly: boolean }, profile: ProfileRow | undefined, audio: "aac" | "other" | "none"): string[] {
-  const args = ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-stats_period", "1", "-rw_timeout", READ_TIMEOUT_US, "-i", input];
+  const args = ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-stats_period", "1", ...readInput(input)];
   args.push("-map", "0:v:0");
   if (!target.videoOnly && audio !== "none") args.push("-map", "0:a:0");
   if (profile) {

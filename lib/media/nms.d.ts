@@ -15,25 +15,39 @@ declare module "node-media-server" {
   export default class NodeMediaServer {
     constructor(config: Record<string, unknown>);
     on(event: "prePublish" | "postPublish" | "donePublish", listener: (session: NmsSession) => void): void;
-    run(): Promise<void>;
+    /** The RTMP listener alone (run() also starts NMS's JSON store and its other servers). */
+    rtmpServer: { run(): void };
     stop(): Promise<void>;
   }
 }
 
 declare module "node-media-server/src/core/context.js" {
-  const Context: {
-    broadcasts: Map<
-      string,
-      {
-        publisher: unknown;
-        publishGraceMs: number;
-        flvAudioHeader: Buffer | null;
-        flvVideoHeader: Buffer | null;
-        broadcastMessage: (packet: { codec_type: number; flags: number; dts: number }) => void;
-      }
-    >;
-  };
+  /** A stream path's broadcast: its publisher, its players, and what a joining player is sent first. */
+  export interface NmsBroadcast {
+    streamPath: string;
+    publisher: unknown;
+    publishGraceMs: number;
+    flvHeader: Buffer;
+    flvMetaData: Buffer | null;
+    flvAudioHeader: Buffer | null;
+    flvVideoHeader: Buffer | null;
+    flvGopCache: Set<Buffer> | null;
+    broadcastMessage: (packet: { codec_type: number; flags: number; dts: number }) => void;
+    postPlay(session: import("node-media-server/src/session/base_session.js").default): string | null;
+    donePlay(session: import("node-media-server/src/session/base_session.js").default): void;
+  }
+  const Context: { broadcasts: Map<string, NmsBroadcast> };
   export default Context;
+}
+
+declare module "node-media-server/src/session/base_session.js" {
+  /** A player or publisher of a broadcast; players with protocol "flv" receive FLV tags through sendBuffer. */
+  export default class BaseSession {
+    id: string;
+    protocol: string;
+    streamPath: string;
+    sendBuffer: (chunk: Buffer) => void;
+  }
 }
 
 declare module "node-media-server/src/core/logger.js" {

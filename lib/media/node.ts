@@ -7,6 +7,8 @@ import logger from "node-media-server/src/core/logger.js";
 import { newId } from "@/lib/ids";
 import { AppClient } from "./app-client";
 import { Broadcast, type Publisher } from "./broadcast";
+import { Feed, FeedDir } from "./feed";
+import { VideoMeter } from "./video-meter";
 
 /**
  * A media node: the RTMP server (node-media-server) that broadcasters publish
@@ -32,13 +34,15 @@ export async function startMediaNode(opts: MediaNodeOptions) {
   const app = new AppClient(opts.appUrl, opts.secret);
   const mediaDir = path.join(opts.dataDir, "media");
   await fs.mkdir(mediaDir, { recursive: true });
-  const readHost = opts.rtmpHost === "0.0.0.0" || opts.rtmpHost === "::" ? "127.0.0.1" : opts.rtmpHost;
+  // Earlier versions let NMS keep its publish history here; it lists stream keys.
+  await fs.rm(path.join(mediaDir, "nms"), { recursive: true, force: true });
+  const feeds = await FeedDir.create();
   const broadcasts = new Map<string, Broadcast>();
 
+  // No `store`: NMS would keep a JSON history of publishes, stream keys included, that nothing here reads.
   const nms = new NodeMediaServer({
     bind: opts.rtmpHost,
     rtmp: { port: opts.rtmpPort, chunk_size: 60000, gop_cache: true, ping: 30, ping_timeout: 60 },
-    store: { path: path.join(mediaDir, "nms") },
   });
   logger.level = "error";
 
@@ -49,12 +53,16 @@ export async function startMediaNode(opts: MediaNodeOptions) {
       if (!broadcast || broadcast.publisher !== session) return;
       // We detect the end ourselves; NMS's 30 s resume window would delay it.
       broadcast.publishGraceMs = 0;
-      void admit(session);
+      // Held from the first packet, while the app checks the key.
+      void admit(session, new Feed(broadcast, feeds));
     });
   });
 
-  async function admit(session: NmsSession) {
-    const cut = () => session.socket.destroy();
+  async function admit(session: NmsSession, feed: Feed) {
+    const cut = () => {
+      feed.close();
+      session.socket.destroy();
+    };
     const [app_, key] = session.streamPath.split("/").filter(Boolean);
     if (app_ !== "live" || !key) return cut();
     let grant;
@@ -66,19 +74,16 @@ export async function startMediaNode(opts: MediaNodeOptions) {
     }
     if ("refused" in grant) return cut();
     if (session.socket.destroyed) {
+      feed.close();
       await app.event({ kind: "ended", sessionId: grant.sessionId }).catch(() => undefined);
       return;
     }
 
     const nmsBroadcast = Context.broadcasts.get(session.streamPath)!;
-    const video = { frames: 0, lastKeyframeDts: undefined as number | undefined, keyframeIntervalS: undefined as number | undefined };
+    const video = new VideoMeter();
     const forward = nmsBroadcast.broadcastMessage;
     nmsBroadcast.broadcastMessage = (packet) => {
-      if (packet.codec_type === 9 && (packet.flags === 1 || packet.flags === 3 || packet.flags === 4)) video.frames++;
-      if (packet.codec_type === 9 && packet.flags === 3) {
-        if (video.lastKeyframeDts !== undefined) video.keyframeIntervalS = (packet.dts - video.lastKeyframeDts) / 1000;
-        video.lastKeyframeDts = packet.dts;
-      }
+      if (packet.codec_type === 9 && (packet.flags === 1 || packet.flags === 3 || packet.flags === 4)) video.frame(packet.dts, packet.flags === 3);
       forward(packet);
     };
     const deadline = Date.now() + HEADERS_WAIT_MS;
@@ -92,15 +97,10 @@ export async function startMediaNode(opts: MediaNodeOptions) {
         fps: session.videoFramerate || undefined,
         kbps: session.videoDatarate || undefined,
       }),
-      videoStats: () => ({ frames: video.frames, keyframeIntervalS: video.keyframeIntervalS }),
+      videoStats: () => ({ fps: video.fps, keyframeIntervalS: video.keyframeIntervalS }),
       cut,
     };
-    const live = new Broadcast(grant, publisher, {
-      app,
-      input: `rtmp://${readHost}:${opts.rtmpPort}${session.streamPath}`,
-      mediaDir,
-      segmentS: opts.segmentS,
-    });
+    const live = new Broadcast(grant, publisher, { app, feed, mediaDir, segmentS: opts.segmentS });
     broadcasts.set(session.id, live);
     session.socket.once("close", () => {
       broadcasts.delete(session.id);
@@ -110,13 +110,14 @@ export async function startMediaNode(opts: MediaNodeOptions) {
     await live.start();
   }
 
-  await nms.run();
+  nms.rtmpServer.run();
   console.log(`media node ${nodeId}: RTMP on ${opts.rtmpHost}:${opts.rtmpPort}`);
   return {
     nodeId,
     async stop() {
       await Promise.all([...broadcasts.values()].map((b) => b.end()));
       await nms.stop();
+      await feeds.remove();
     },
   };
 }

@@ -1,5 +1,7 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
 import { promisify } from "node:util";
+import type { Api } from "./client";
 
 const exec = promisify(execFile);
 
@@ -34,13 +36,18 @@ function run(args: string[]): Running {
   };
 }
 
-/** A test pattern with a tone, broadcast like OBS would (H.264 + AAC over RTMP, 2 s GOP). */
-export function publish(url: string, opts: { size?: string } = {}): Running {
+/**
+ * A test pattern with a tone, broadcast like OBS would (H.264 + AAC over RTMP, 2 s GOP),
+ * at `fps` frames per second, for `seconds` of media (until stopped when unset).
+ */
+export function publish(url: string, opts: { size?: string; fps?: number; seconds?: number } = {}): Running {
+  const fps = opts.fps ?? 30;
   return run([
     "-hide_banner", "-loglevel", "error", "-re",
-    "-f", "lavfi", "-i", `testsrc2=size=${opts.size ?? "640x360"}:rate=30`,
+    "-f", "lavfi", "-i", `testsrc2=size=${opts.size ?? "640x360"}:rate=${fps}`,
     "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100",
-    "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-g", "60",
+    ...(opts.seconds ? ["-t", String(opts.seconds)] : []),
+    "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-g", String(fps * 2),
     "-c:a", "aac", "-b:a", "64k", "-f", "flv", url,
   ]);
 }
@@ -68,4 +75,50 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined | f
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, every));
   }
+}
+
+export const streamActive = (api: Api, id: string) =>
+  until(`stream ${id} active`, async () => (await api.get(`stream/${id}`)).body.isActive === true, 30_000);
+export const streamIdle = (api: Api, id: string) =>
+  until(`stream ${id} idle`, async () => (await api.get(`stream/${id}`)).body.isActive === false, 15_000);
+
+/**
+ * A congested uplink between a broadcaster and the RTMP server: the first 64 KiB
+ * (handshake, publish commands) pass straight, then what the broadcaster sends
+ * arrives in bursts every `everyMs`.
+ */
+export async function burstyLink(rtmpPort: number, everyMs: number): Promise<{ port: number; close(): void }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(rtmpPort, "127.0.0.1");
+    sockets.add(client).add(upstream);
+    let passed = 0;
+    let held: Buffer[] = [];
+    const timer = setInterval(() => {
+      if (held.length) upstream.write(Buffer.concat(held));
+      held = [];
+    }, everyMs);
+    client.on("data", (chunk) => {
+      if (passed < 65_536) {
+        passed += chunk.length;
+        upstream.write(chunk);
+      } else held.push(chunk);
+    });
+    upstream.pipe(client);
+    const close = () => {
+      clearInterval(timer);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("close", close).on("error", close);
+    upstream.on("close", close).on("error", close);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => {
+      server.close();
+      sockets.forEach((s) => s.destroy());
+    },
+  };
 }
