@@ -16,7 +16,7 @@ declare module "node-media-server" {
     constructor(config: Record<string, unknown>);
     on(event: "prePublish" | "postPublish" | "donePublish", listener: (session: NmsSession) => void): void;
     /** The RTMP listener alone (run() also starts NMS's JSON store and its other servers). */
-    rtmpServer: { run(): void };
+    rtmpServer: { tcpServer: import("node:net").Server; run(): void };
     stop(): Promise<void>;
   }
 }

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -111,6 +112,8 @@ export async function startMediaNode(opts: MediaNodeOptions) {
   }
 
   nms.rtmpServer.run();
+  // ready (and said so) only once encoders can connect
+  await once(nms.rtmpServer.tcpServer, "listening");
   console.log(`media node ${nodeId}: RTMP on ${opts.rtmpHost}:${opts.rtmpPort}`);
   return {
     nodeId,

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { freePort } from "@/lib/net/free-port";
+import { BASE, newAccount } from "./support/client";
+import { publish, rtmpUrl, streamActive, streamIdle, until } from "./support/media";
+
+test("`npm run media` as the README shows it adds a media node that takes broadcasts", async () => {
+  const dataDir = process.env.DATA_DIR!;
+  const port = await freePort();
+  // README: APP_URL=http://<app-host>:3000 MEDIA_SECRET=<the app's> DATA_DIR=<shared with the app> npm run media
+  const env = {
+    ...process.env,
+    APP_URL: BASE,
+    MEDIA_SECRET: fs.readFileSync(path.join(dataDir, "media-secret"), "utf8").trim(),
+    DATA_DIR: dataDir,
+    RTMP_PORT: String(port),
+  };
+  // its own process group, stopped as Ctrl-C in a terminal stops it
+  const node = spawn("npm", ["run", "media"], { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  node.stdout!.on("data", (c) => (output += c));
+  node.stderr!.on("data", (c) => (output += c));
+  let gone = false;
+  const exited = new Promise<string>((resolve) => node.once("exit", (code, signal) => ((gone = true), resolve(signal ?? String(code)))));
+  const api = await newAccount();
+  const stream = (await api.post("stream", { name: "second node" })).body;
+  let broadcaster: ReturnType<typeof publish> | undefined;
+  try {
+    await until("the media node listening", async () => output.includes(`RTMP on 127.0.0.1:${port}`) || gone, 30_000);
+    assert.match(output, /RTMP on/, output);
+    broadcaster = publish(rtmpUrl(stream.streamKey, port));
+    await streamActive(api, stream.id);
+    const playback = (await api.get(`playback/${stream.playbackId}`)).body;
+    assert.equal((await fetch(playback.meta.source[0].url)).status, 200, "the broadcast plays");
+
+    process.kill(-node.pid!, "SIGINT");
+    // npm passes Ctrl-C on and then ends by it; the node ends its broadcasts first (the stream goes idle)
+    assert.ok(["0", "SIGINT"].includes(await exited), output);
+    await streamIdle(api, stream.id);
+    assert.throws(() => process.kill(-node.pid!, 0), { code: "ESRCH" }, "no process of the node is left");
+  } finally {
+    await broadcaster?.stop();
+    try {
+      process.kill(-node.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+});
