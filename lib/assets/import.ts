@@ -72,7 +72,8 @@ async function follow(start: string): Promise<IncomingMessage> {
 /** Errors that retrying cannot fix become SourceRejected with a plain message. */
 function explain(err: unknown, url: string): Error {
   const host = new URL(url).host;
-  if (err instanceof PrivateAddressError) return new SourceRejected(`${host} is a private address, which cannot be imported from`);
+  // Without the port: a refused address must read the same whichever port was asked.
+  if (err instanceof PrivateAddressError) return new SourceRejected(`${new URL(url).hostname} is a private address, which cannot be imported from`);
   const code = (err as NodeJS.ErrnoException).code;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new SourceRejected(`${host} could not be found (DNS)`);
   if (code === "ECONNREFUSED") return new SourceRejected(`${host} refused the connection`);
