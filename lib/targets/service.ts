@@ -4,7 +4,9 @@ import { multistreamTargets } from "@/db/schema";
 import { badRequest, notFound } from "@/lib/api/errors";
 import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
 import { newId } from "@/lib/ids";
+import { hostReason } from "@/lib/net/guard";
 import { streamsUsingTarget } from "@/lib/streams/service";
+import { splitTargetUrl } from "./connect";
 import type { Target, TargetCreate, TargetPatch } from "./schema";
 
 type TargetRow = typeof multistreamTargets.$inferSelect;
@@ -13,7 +15,14 @@ export function serializeTarget(row: TargetRow): Target {
   return { id: row.id, userId: row.userId, name: row.name, disabled: row.disabled, createdAt: row.createdAt };
 }
 
+/** The host ffmpeg would connect to; the media node checks it again at every connection. */
+async function refusePrivateUrl(url: string) {
+  const reason = await hostReason(splitTargetUrl(url).host);
+  if (reason) throw badRequest(`url: ${reason}; multistream targets must reach a public address`);
+}
+
 export async function createTarget(userId: string, input: TargetCreate) {
+  await refusePrivateUrl(input.url);
   const [row] = await db()
     .insert(multistreamTargets)
     .values({
@@ -50,6 +59,7 @@ export async function getTarget(userId: string, id: string): Promise<Target> {
 }
 
 export async function updateTarget(userId: string, id: string, patch: TargetPatch) {
+  if (patch.url !== undefined) await refusePrivateUrl(patch.url);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   const query = Object.keys(changes).length
     ? db().update(multistreamTargets).set(changes).where(owned(userId, id)).returning({ id: multistreamTargets.id })
