@@ -7,6 +7,7 @@ import { runFfmpeg, type FfmpegProcess } from "./ffmpeg";
 import { codecString, masterPlaylist, readMediaPlaylist, type Variant } from "./hls";
 import { ladderArgs, pushArgs, READER_DRAIN_MS, recorderArgs, variantDir } from "./ladder";
 import { frameRate, probe } from "./probe";
+import { routeToTarget, type TargetRoute } from "@/lib/targets/connect";
 
 /** What the media node knows of the RTMP publisher (from node-media-server). */
 export interface Publisher {
@@ -242,9 +243,9 @@ export class Broadcast {
     }
   }
 
-  pushArgsFor(target: LiveTarget) {
+  pushArgsFor(target: LiveTarget, route: TargetRoute) {
     const profile = target.profile === "source" ? undefined : this.grant.profiles.find((p) => p.name === target.profile);
-    return pushArgs(this.ctx.feed.input(true), target, profile, this.publisher.info().audio);
+    return pushArgs(this.ctx.feed.input(true), target, route, profile, this.publisher.info().audio);
   }
 
   get isEnding() {
@@ -287,10 +288,14 @@ export class Broadcast {
 
 /**
  * One multistream target: an ffmpeg push retried with back-off while the
- * broadcast lasts; connected/error/disconnected reported to the app.
+ * broadcast lasts; connected/error/disconnected reported to the app. Every
+ * attempt resolves and checks the target's host first (a DNS name can change)
+ * and ffmpeg connects to the checked address only; a private one is reported
+ * as the error and not connected to.
  */
 class Push {
   private proc?: FfmpegProcess;
+  private route?: TargetRoute;
   private stopped = false;
   private connected = false;
   private failures = 0;
@@ -308,9 +313,26 @@ class Push {
       .catch((err) => console.error("[media] multistream event failed:", err.message));
   }
 
+  private get over() {
+    return this.stopped || this.broadcast.isEnding;
+  }
+
   start() {
-    if (this.stopped) return;
-    const proc = runFfmpeg(this.broadcast.pushArgsFor(this.target), {
+    void this.attempt();
+  }
+
+  private async attempt() {
+    if (this.over) return;
+    let route: TargetRoute;
+    try {
+      route = await routeToTarget(this.target.url);
+    } catch (err) {
+      return this.failed(err instanceof Error ? err.message : String(err));
+    }
+    if (this.over) return void route.close();
+    this.route = route;
+    const proc = runFfmpeg(this.broadcast.pushArgsFor(this.target, route), {
+      env: route.env,
       onProgress: (p) => {
         if (!this.connected && Number(p.out_time_us ?? 0) > 0) {
           this.connected = true;
@@ -321,20 +343,27 @@ class Push {
     });
     this.proc = proc;
     void proc.exited.then((code) => {
-      if (this.stopped || this.broadcast.isEnding) return;
-      const message = proc.stderrTail().split("\n").filter(Boolean).slice(-2).join(" ") || `ffmpeg exited with ${code}`;
-      if (this.connected) this.report("disconnected");
-      this.connected = false;
-      this.report("error", message);
-      const delay = Math.min(2000 * 2 ** this.failures++, 30_000);
-      this.retry = setTimeout(() => this.start(), delay);
+      void route.close();
+      if (this.over) return;
+      const said = proc.stderrTail().split("\n").filter(Boolean).slice(-2).join(" ");
+      this.failed(route.failure() ?? (said || `ffmpeg exited with ${code}`));
     });
+  }
+
+  private failed(message: string) {
+    if (this.over) return;
+    if (this.connected) this.report("disconnected");
+    this.connected = false;
+    this.report("error", message);
+    const delay = Math.min(2000 * 2 ** this.failures++, 30_000);
+    this.retry = setTimeout(() => void this.attempt(), delay);
   }
 
   async stop() {
     this.stopped = true;
     clearTimeout(this.retry);
     await this.proc?.stop();
+    await this.route?.close();
     if (this.connected) this.report("disconnected");
     this.connected = false;
   }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import fs from "node:fs";
 import readline from "node:readline";
 import { config } from "@/lib/config";
@@ -21,11 +21,13 @@ export interface FfmpegProcess {
   stop(): Promise<void>;
 }
 
-export function runFfmpeg(args: string[], opts: { onProgress?: (fields: Record<string, string>) => void; bin?: string } = {}): FfmpegProcess {
+export function runFfmpeg(
+  args: string[],
+  opts: { onProgress?: (fields: Record<string, string>) => void; bin?: string; env?: NodeJS.ProcessEnv } = {},
+): FfmpegProcess {
   const bin = opts.bin ?? config().FFMPEG_PATH;
-  const child = hasSetpriv
-    ? spawn(SETPRIV, ["--pdeathsig", "SIGKILL", "--", bin, ...args], { stdio: ["ignore", "pipe", "pipe"] })
-    : spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const spawnOpts: SpawnOptions = { stdio: ["ignore", "pipe", "pipe"], env: opts.env ?? process.env };
+  const child = hasSetpriv ? spawn(SETPRIV, ["--pdeathsig", "SIGKILL", "--", bin, ...args], spawnOpts) : spawn(bin, args, spawnOpts);
   const tail: string[] = [];
   readline.createInterface({ input: child.stderr! }).on("line", (line) => {
     tail.push(line);

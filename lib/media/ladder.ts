@@ -94,8 +94,17 @@ export function recorderArgs(input: string, dir: string, segmentS: number): stri
   ];
 }
 
-/** A multistream push of one rendition to a target. */
-export function pushArgs(input: string, target: { url: string; videoOnly: boolean }, profile: ProfileRow | undefined, audio: "aac" | "other" | "none"): string[] {
+/**
+ * A multistream push of one rendition to a target, at the URL and with the
+ * options of its checked route (lib/targets/connect.ts).
+ */
+export function pushArgs(
+  input: string,
+  target: { videoOnly: boolean },
+  route: { url: string; options: string[] },
+  profile: ProfileRow | undefined,
+  audio: "aac" | "other" | "none",
+): string[] {
   const args = ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-stats_period", "1", ...readInput(input)];
   args.push("-map", "0:v:0");
   if (!target.videoOnly && audio !== "none") args.push("-map", "0:a:0");
@@ -106,7 +115,7 @@ export function pushArgs(input: string, target: { url: string; videoOnly: boolea
     args.push("-c:v", "copy");
   }
   if (!target.videoOnly && audio !== "none") args.push(...(audio === "aac" ? ["-c:a", "copy"] : ["-c:a", "aac", "-b:a", "128k"]));
-  const format = target.url.startsWith("srt://") ? "mpegts" : "flv";
-  args.push("-f", format, target.url);
+  const format = route.url.startsWith("srt://") ? "mpegts" : "flv";
+  args.push("-f", format, ...route.options, route.url);
   return args;
 }
