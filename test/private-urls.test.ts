@@ -1,23 +1,56 @@
 import assert from "node:assert/strict";
+import dgram from "node:dgram";
 import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { guardedRequest, isPrivateAddress, PrivateAddressError, privateHostReason } from "@/lib/net/guard";
+import postgres from "postgres";
+import { guardedRequest, hostReason, isPrivateAddress, PrivateAddressError, privateHostReason } from "@/lib/net/guard";
+import { freePort } from "@/lib/net/free-port";
 import { startAppProcess, type AppProcess } from "../scripts/app-process";
-import { call, signInAt } from "./support/client";
+import { call, newAccount, signInAt, type Api } from "./support/client";
 import { createScratchDatabase } from "./support/database";
+import { publish, rtmpReceiver, rtmpUrl, until } from "./support/media";
 import { startReceiver } from "./support/receiver";
+import { settledTask } from "./support/vod";
 
 // This process checks the guard as a production deployment has it.
 process.env.ALLOW_PRIVATE_URLS = "false";
 
+/** Private hosts in the spellings getaddrinfo (and so ffmpeg) accepts. */
+const PRIVATE_HOSTS = [
+  "127.0.0.1", "localhost", "LOCALHOST", "[::1]", "169.254.169.254", "10.0.0.1", "192.168.1.20", "0",
+  "2130706433", "0x7f.1", "0x7f000001", "0177.0.0.1", "017700000001", "127.1", "0x7F.0.0.1",
+  "[::ffff:7f00:1]", "[::ffff:127.0.0.1]", "[::127.0.0.1]", "[::7f00:1]",
+  "[64:ff9b::7f00:1]", "[64:ff9b::10.0.0.1]", "[64:ff9b:1::a00:1]", "[2002:7f00:1::]",
+  "[2001:0:4136:e378:8000:63bf:80ff:fffe]", "[fd00::2]", "[fe80::1]",
+];
+
 describe("private address guard", () => {
-  test("classifies addresses", () => {
-    for (const a of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0", "100.64.0.1", "::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "not-an-ip"]) {
+  test("classifies addresses, IPv4 inside IPv6 included", () => {
+    for (const a of [
+      "127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0", "100.64.0.1", "::1", "::",
+      "fe80::1", "fe80::1%lo", "fd00::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "::127.0.0.1", "::7f00:1", "::a00:1",
+      "64:ff9b::7f00:1", "64:ff9b::127.0.0.1", "64:ff9b::a9fe:a9fe", "64:ff9b:1::808:808", "2002:7f00:1::", "2002:808:808::1",
+      "2001:0:4136:e378:8000:63bf:80ff:fffe", "::ffff:0:7f00:1", "not-an-ip",
+    ]) {
       assert.equal(isPrivateAddress(a), true, a);
     }
-    for (const a of ["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) assert.equal(isPrivateAddress(a), false, a);
+    // NAT64 of a public address is how IPv6-only networks reach it
+    for (const a of ["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "64:ff9b::8.8.8.8"]) {
+      assert.equal(isPrivateAddress(a), false, a);
+    }
+  });
+
+  test("reads hosts as getaddrinfo does: integer, octal, hex and short IPv4 forms are addresses", async () => {
+    for (const host of PRIVATE_HOSTS) {
+      const reason = await hostReason(host.replace(/^\[|\]$/g, ""));
+      assert.match(reason ?? "", /private address|this machine/, host);
+    }
+    assert.match((await hostReason("2130706433"))!, /^2130706433 is a private address \(127\.0\.0\.1\)$/);
+    for (const host of ["93.184.216.34", "1572395042", "2606:4700:4700::1111", "live.example.com"]) assert.equal(await hostReason(host), undefined, host);
   });
 
   test("refuses loopback by literal address and by a name that resolves to it (checked at connect)", async () => {
@@ -29,21 +62,79 @@ describe("private address guard", () => {
       assert.match((await privateHostReason("http://localhost:8080/x"))!, /this machine/);
       assert.match((await privateHostReason("http://10.0.0.8/x"))!, /private address/);
       assert.match((await privateHostReason("http://[::1]:80/x"))!, /private address/);
+      assert.match((await privateHostReason("http://[::127.0.0.1]:80/x"))!, /private address/);
       assert.equal(await privateHostReason("https://93.184.216.34/x"), undefined);
     } finally {
       await receiver.close();
     }
   });
+
+  test("a private address is refused before connecting: an open port and a closed one look the same", async () => {
+    const open = await listenCounting();
+    const closed = await freePort();
+    try {
+      for (const host of ["127.0.0.1", "[::ffff:127.0.0.1]", "[::127.0.0.1]", "0x7f.1", "2130706433"]) {
+        const errors = [];
+        for (const port of [open.port, closed]) {
+          const err = await guardedRequest(`http://${host}:${port}/v.mp4`, { timeoutMs: 2000 }).then(() => undefined, (e: Error) => e);
+          assert.ok(err instanceof PrivateAddressError, `${host}:${port}: ${err}`);
+          errors.push(err.message);
+        }
+        assert.equal(errors[0], errors[1], host);
+      }
+      assert.equal(open.connections(), 0, "no connection was made to the open port");
+    } finally {
+      await open.close();
+    }
+  });
 });
 
-describe("an app that does not allow private URLs", () => {
+/** A TCP server that only counts connections (an internal service a scan would find). */
+async function listenCounting(host = "127.0.0.1") {
+  let count = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    count++;
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    connections: () => count,
+    close: () => new Promise<void>((resolve) => {
+      sockets.forEach((s) => s.destroy());
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** A UDP socket that counts datagrams (an SRT listener would get the handshake). */
+async function udpCounting() {
+  let count = 0;
+  const socket = dgram.createSocket("udp4").on("message", () => count++);
+  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
+  return { port: socket.address().port, datagrams: () => count, close: () => new Promise<void>((r) => socket.close(() => r())) };
+}
+
+describe("an app that does not allow private URLS", () => {
   let app: AppProcess;
   let dataDir: string;
+  let databaseUrl: string;
+  let sql: postgres.Sql;
+  let rtmpPort: number;
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-guard-"));
-    app = await startAppProcess({ ...process.env, DATABASE_URL: await createScratchDatabase(), DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", MEDIA_NODE: "false", ALLOW_PRIVATE_URLS: "false" });
+    databaseUrl = await createScratchDatabase();
+    rtmpPort = await freePort();
+    app = await startAppProcess({
+      ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1",
+      MEDIA_NODE: "true", RTMP_PORT: String(rtmpPort), RTMP_HOST: "127.0.0.1", ALLOW_PRIVATE_URLS: "false",
+    });
+    sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   });
   after(async () => {
+    await sql.end();
     await app.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -52,12 +143,123 @@ describe("an app that does not allow private URLs", () => {
     const email = `guard-${Date.now()}@example.com`;
     await call("POST", `${app.url}/api/user`, { body: { email, password: "long enough!" } });
     const cookie = await signInAt(app.url, email, "long enough!");
-    for (const url of ["http://127.0.0.1:9/x", "http://localhost/x", "http://192.168.0.10/x", "http://[::1]/x"]) {
+    for (const url of ["http://127.0.0.1:9/x", "http://localhost/x", "http://192.168.0.10/x", "http://[::1]/x", "http://[::127.0.0.1]/x", "http://[64:ff9b::7f00:1]/x"]) {
       const res = await call("POST", `${app.url}/api/webhook`, { cookie, body: { name: "x", url, events: ["stream.idle"] } });
       assert.equal(res.status, 400, url);
       assert.match(res.body.errors[0], /public address/);
     }
     const ok = await call("POST", `${app.url}/api/webhook`, { cookie, body: { name: "x", url: "https://93.184.216.34/x", events: ["stream.idle"] } });
     assert.equal(ok.status, 200);
+  });
+
+  test("refuses multistream targets to private addresses, in every spelling, at creation and update", async () => {
+    const api = await newAccount(app.url);
+    const urls = [
+      ...PRIVATE_HOSTS.map((host) => `rtmp://${host}:19999/live/x`),
+      "rtmp://user:password@127.0.0.1/live/x", "rtmps://127.0.0.1/live/x", "rtmps://localhost:443/live/x",
+      "srt://127.0.0.1:9000?streamid=x", "srt://[::1]:9000", "srt://2130706433:9000",
+    ];
+    const kept = (await api.post("multistream/target", { url: "rtmp://93.184.216.34/live/kept", name: "kept" })).body;
+    for (const url of urls) {
+      const created = await api.post("multistream/target", { url });
+      assert.equal(created.status, 400, `POST ${url}`);
+      assert.match(created.body.errors[0], /^url: .*(private address|this machine).*multistream targets must reach a public address$/, url);
+      const patched = await api.patch(`multistream/target/${kept.id}`, { url, name: "changed" });
+      assert.equal(patched.status, 400, `PATCH ${url}`);
+    }
+    const [row] = await sql`SELECT url, name FROM multistream_targets WHERE id = ${kept.id}`;
+    assert.deepEqual({ ...row }, { url: "rtmp://93.184.216.34/live/kept", name: "kept" }, "refused updates change nothing");
+    assert.equal((await api.get("multistream/target")).body.length, 1);
+
+    for (const url of ["rtmp://93.184.216.34/live/x", "rtmps://[2606:4700:4700::1111]/live/x", "rtmp://[64:ff9b::5db8:d822]/live/x", "srt://93.184.216.34:9000", "rtmp://live.example.com/app/key"]) {
+      assert.equal((await api.post("multistream/target", { url })).status, 201, url);
+    }
+    assert.equal((await api.patch(`multistream/target/${kept.id}`, { url: "rtmps://93.184.216.34/live/k2" })).status, 204);
+  });
+
+  test("a target that points at a private address anyway (a DNS name that changed) is never connected to", async () => {
+    const api = await newAccount(app.url);
+    const me = (await api.get("user/me")).body;
+    // Deliveries to this URL are refused too, but each attempt is logged with the event it carried.
+    const hookId = `hook-${Date.now()}`;
+    await sql`INSERT INTO webhooks (id, user_id, name, url, events, shared_secret, created_at)
+      VALUES (${hookId}, ${me.id}, 'log', 'http://127.0.0.1:9/hook', ${["multistream.error", "multistream.connected"]}, 'whsec_test', ${Date.now()})`;
+
+    const rtmpTargetPort = await freePort();
+    const out = path.join(dataDir, "pushed.flv");
+    const receiver = rtmpReceiver(rtmpTargetPort, out);
+    const tls = await listenCounting();
+    const udp = await udpCounting();
+    const pointed = {
+      name: `rtmp://localhost:${rtmpTargetPort}/live/target`,
+      integer: `rtmp://2130706433:${rtmpTargetPort}/live/target`,
+      mapped: `rtmp://[::ffff:127.0.0.1]:${rtmpTargetPort}/live/target`,
+      rtmps: `rtmps://127.0.0.1:${tls.port}/live/target`,
+      srt: `srt://127.0.0.1:${udp.port}?streamid=target`,
+    };
+    const targets: Record<string, string> = {};
+    for (const [name, url] of Object.entries(pointed)) {
+      const t = (await api.post("multistream/target", { url: "rtmp://93.184.216.34/live/target", name })).body;
+      await sql`UPDATE multistream_targets SET url = ${url} WHERE id = ${t.id}`;
+      targets[t.id] = name;
+    }
+    const stream = (await api.post("stream", {
+      name: "guarded",
+      multistream: { targets: Object.keys(targets).map((id) => ({ id, profile: "source" })) },
+    })).body;
+    const broadcaster = publish(rtmpUrl(stream.streamKey, rtmpPort));
+    try {
+      const errors = await until("multistream.error for every target", async () => {
+        const log = (await api.get(`webhook/${hookId}/log`)).body as { request: { body: string } }[];
+        const events = log.map((d) => JSON.parse(d.request.body));
+        const byTarget = new Map(events.filter((e) => e.event === "multistream.error").map((e) => [e.payload.target.id, e.payload.error as string]));
+        return byTarget.size === Object.keys(targets).length ? byTarget : undefined;
+      }, 60_000, 500);
+      for (const [id, error] of errors) assert.match(error, /private address (127\.0\.0\.1|::ffff:127\.0\.0\.1)/, `${targets[id]}: ${error}`);
+      // Long enough for any push that got through to have connected and written something.
+      await new Promise((r) => setTimeout(r, 5000));
+      const log = (await api.get(`webhook/${hookId}/log`)).body as { event: string }[];
+      assert.ok(!log.some((d) => d.event === "multistream.connected"), "no target reported connected");
+      assert.equal(fs.existsSync(out), false, "the RTMP receiver got nothing");
+      assert.equal(receiver.proc.exitCode, null, "the RTMP receiver is still waiting for its first connection");
+      assert.equal(tls.connections(), 0, "no connection to the rtmps port");
+      assert.equal(udp.datagrams(), 0, "no SRT handshake");
+    } finally {
+      await broadcaster.stop();
+      await receiver.stop();
+      await tls.close();
+      await udp.close();
+    }
+  });
+
+  test("an import redirected to a private port fails the same whether the port is open or closed, without connecting", async (t) => {
+    // The first hop must be an address the guard allows: this machine's own, when it has a non-private one.
+    const outward = Object.values(os.networkInterfaces()).flat().find((i) => i?.family === "IPv4" && !isPrivateAddress(i.address))?.address;
+    if (!outward) return t.skip("this machine has no non-private IPv4 address to stand in for a public server");
+    const open = await listenCounting();
+    const closed = await freePort();
+    const redirector = http.createServer((req, res) => {
+      const port = req.url === "/to-open" ? open.port : closed;
+      res.writeHead(302, { location: `http://127.0.0.1:${port}/video.mp4` }).end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, outward, resolve));
+    const base = `http://${outward}:${(redirector.address() as net.AddressInfo).port}`;
+    const api: Api = await newAccount(app.url);
+    try {
+      const messages = [];
+      for (const hop of ["to-closed", "to-open"]) {
+        const created = await api.post("asset/import", { name: hop, url: `${base}/${hop}` });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        const task = await settledTask(api, created.body.task.id);
+        assert.equal(task.status.phase, "failed");
+        messages.push(task.status.errorMessage);
+      }
+      assert.match(messages[0], /127\.0\.0\.1 is a private address/);
+      assert.equal(messages[1], messages[0], "the same error for an open and a closed port");
+      assert.equal(open.connections(), 0, "the open port saw no connection");
+    } finally {
+      redirector.close();
+      await open.close();
+    }
   });
 });
