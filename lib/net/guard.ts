@@ -17,7 +17,7 @@ export class PrivateAddressError extends Error {
   }
 }
 
-/** Not globally reachable (IANA special-purpose registries). */
+/** This host, private, shared (CGNAT), link-local, IETF, benchmarking, multicast and reserved space. */
 const BLOCKED_V4: [string, number][] = [
   ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16],
   ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 3],
@@ -115,8 +115,8 @@ export async function hostReason(host: string): Promise<string | undefined> {
     return undefined; // unresolvable now: decided at connection time
   }
   if (!addresses.length || !addresses.every((a) => isPrivateAddress(a.address))) return undefined;
-  // Numbers getaddrinfo reads as an address (2130706433, 0x7f.1, 127.1) are addresses, not names.
-  const spelling = /^[0-9a-fx.]+$/i.test(host) ? "is" : "resolves to";
+  // What getaddrinfo reads as an address (inet_aton: 2130706433, 0x7f.1, 0177.0.0.1, 127.1) is not a name.
+  const spelling = /^(0x[0-9a-f]*|\d+)(\.(0x[0-9a-f]*|\d+)){0,3}$/i.test(host) ? "is" : "resolves to";
   return `${host} ${spelling} a private address (${addresses[0].address})`;
 }
 
