@@ -22,7 +22,7 @@ describe("multistream targets", () => {
     assert.equal(named.status, 201);
     assert.equal(named.body.name, "My SRT");
 
-    for (const url of [undefined, "", "http://example.com/live", "ftp://x", "rtmp://", "not a url", 42]) {
+    for (const url of [undefined, "", "http://example.com/live", "ftp://x", "rtmp://", "not a url", 42, "srt://srt.example.com:9000?mode=listener", "srt://srt.example.com:9000?streamid=x&mode=rendezvous"]) {
       const bad = await api.post("multistream/target", { url });
       assert.equal(bad.status, 422, String(url));
     }

@@ -7,7 +7,7 @@ import { runFfmpeg, type FfmpegProcess } from "./ffmpeg";
 import { codecString, masterPlaylist, readMediaPlaylist, type Variant } from "./hls";
 import { ladderArgs, pushArgs, READER_DRAIN_MS, recorderArgs, variantDir } from "./ladder";
 import { frameRate, probe } from "./probe";
-import { routeToTarget, type TargetRoute } from "@/lib/targets/connect";
+import { redactTargetSecrets, routeToTarget, type TargetRoute } from "@/lib/targets/connect";
 
 /** What the media node knows of the RTMP publisher (from node-media-server). */
 export interface Publisher {
@@ -354,7 +354,7 @@ class Push {
     if (this.over) return;
     if (this.connected) this.report("disconnected");
     this.connected = false;
-    this.report("error", message);
+    this.report("error", redactTargetSecrets(message, this.target.url));
     const delay = Math.min(2000 * 2 ** this.failures++, 30_000);
     this.retry = setTimeout(() => void this.attempt(), delay);
   }

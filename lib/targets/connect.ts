@@ -157,3 +157,20 @@ async function tunnel(url: string, parts: TargetUrlParts, address: string): Prom
       }),
   };
 }
+
+/**
+ * ffmpeg's words about a push, safe to report (events, webhooks, logs): a target URL is
+ * write-only, so every URL in them is cut to its scheme and host, and the pieces of the
+ * target's path and query that carry its stream key (or userinfo) are masked wherever
+ * ffmpeg printed them alone.
+ */
+export function redactTargetSecrets(message: string, url: string): string {
+  const { path, hostStart } = splitTargetUrl(url);
+  const secrets = [
+    ...path.split(/[/?#&=]/),
+    ...url.slice(0, hostStart).replace(/^[a-z]+:\/\//i, "").split(/[:@]/),
+  ].filter((piece) => piece.length >= 6);
+  let safe = message.replace(/\b(rtmps?|srt):\/\/([^\s/?#'"]+)[^\s'"]*/gi, (_, scheme: string, authority: string) => `${scheme}://${authority.replace(/^.*@/, "")}/…`);
+  for (const secret of secrets.sort((a, b) => b.length - a.length)) safe = safe.split(secret).join("…");
+  return safe;
+}

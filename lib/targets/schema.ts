@@ -10,7 +10,9 @@ export const TargetUrl = z
     } catch {
       return false;
     }
-  }, "must be an rtmp://, rtmps:// or srt:// URL with a host");
+  }, "must be an rtmp://, rtmps:// or srt:// URL with a host")
+  // A listener or rendezvous would open a port on the media node for anyone to connect to.
+  .refine((value) => !/^srt:/i.test(value) || [null, "caller"].includes(new URLSearchParams(value.split("?")[1] ?? "").get("mode")), "srt:// targets must be callers (mode=caller, the default)");
 
 const Name = z.string().trim().min(1, "must not be empty").max(200);
 

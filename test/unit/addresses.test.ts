@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { hostReason, isPrivateAddress } from "@/lib/net/guard";
-import { rtmpTcUrl, splitTargetUrl } from "@/lib/targets/connect";
+import { redactTargetSecrets, rtmpTcUrl, splitTargetUrl } from "@/lib/targets/connect";
 import { PRIVATE_HOSTS } from "../support/private-hosts";
 
 // The guard as a production deployment has it.
@@ -57,4 +57,14 @@ test("the tcUrl is the one ffmpeg 5.1 sends (port always written, its rules for 
     ["rtmp://u:p@[::1]:1936/live/k", "rtmp://[::1]:1936/live"],
   ];
   for (const [url, tcUrl] of cases) assert.equal(rtmpTcUrl(url), tcUrl, url);
+});
+
+test("ffmpeg's words about a push never carry the target's key or password", () => {
+  const url = "rtmp://user:hunter22@a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop";
+  const said = "[rtmp @ 0x55] Server error: rtmp://203.0.113.9:1935/live2/abcd-efgh-ijkl-mnop: Input/output error; stream abcd-efgh-ijkl-mnop refused";
+  const safe = redactTargetSecrets(said, url);
+  assert.doesNotMatch(safe, /abcd-efgh|hunter22/);
+  assert.match(safe, /Server error: rtmp:\/\/203\.0\.113\.9:1935\/… Input\/output error/, "still says what went wrong, and where");
+  const srt = redactTargetSecrets("Connection to srt://198.51.100.7:9000?streamid=publish:s3cr3t-key failed", "srt://ingest.example.com:9000?streamid=publish:s3cr3t-key");
+  assert.doesNotMatch(srt, /s3cr3t/);
 });
