@@ -37,6 +37,7 @@ export function ProgressBar({
       aria-valuemin={decorative ? undefined : 0}
       aria-valuemax={decorative ? undefined : 100}
       aria-valuenow={decorative || !known ? undefined : percent(value)}
+      data-tone={tone}
       className={cx("h-1.5 w-full overflow-hidden rounded-full bg-zinc-200/80", className)}
     >
       {known ? (

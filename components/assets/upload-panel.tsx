@@ -197,6 +197,8 @@ function UploadRow({ upload }: { upload: Upload }) {
   return (
     <li data-testid="upload-row" data-state={state} className="flex gap-3.5 px-5 py-4">
       <span
+        role="img"
+        aria-label={state === "failed" ? "Failed" : state === "uploaded" ? "Uploaded" : "Uploading"}
         className={cx(
           "mt-0.5 hidden size-10 shrink-0 items-center justify-center rounded-lg sm:flex",
           state === "failed" ? "bg-red-50 text-red-600" : state === "uploaded" ? "bg-emerald-50 text-emerald-600" : "bg-indigo-50 text-indigo-600",

@@ -61,7 +61,7 @@ function StreamPage({ stream }: { stream: Stream }) {
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-3">
             <h1 className="truncate text-2xl font-semibold tracking-tight text-zinc-900">{stream.name}</h1>
-            <StreamStatus isActive={stream.isActive} suspended={stream.suspended} />
+            <StreamStatus isActive={stream.isActive} suspended={stream.suspended} testId="stream-status" />
           </div>
           <p className="mt-1 text-sm text-zinc-500">
             Created {formatDateTime(stream.createdAt)}
@@ -269,7 +269,7 @@ function SessionsCard({ streamId }: { streamId: string }) {
           />
         </CardBody>
       ) : (
-        <ul className="divide-y divide-zinc-100 text-sm">
+        <ul aria-label="Broadcasts" className="divide-y divide-zinc-100 text-sm">
           {sessions.data.map((s) => (
             <li key={s.id} className="flex flex-wrap items-center justify-between gap-2 px-5 py-3">
               <span>

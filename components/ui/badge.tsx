@@ -26,10 +26,10 @@ export function Badge({ tone = "neutral", children, className }: { tone?: Tone; 
 }
 
 /** A stream's state at a glance: live beats suspended beats idle. */
-export function StreamStatus({ isActive, suspended }: { isActive: boolean; suspended: boolean }) {
+export function StreamStatus({ isActive, suspended, testId }: { isActive: boolean; suspended: boolean; testId?: string }) {
   if (isActive) {
     return (
-      <span className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-semibold text-emerald-700 ring-1 ring-inset ring-emerald-600/20">
+      <span data-testid={testId} className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-semibold text-emerald-700 ring-1 ring-inset ring-emerald-600/20">
         <span className="relative flex size-2">
           <span className="absolute inline-flex size-full animate-ping rounded-full bg-emerald-400 opacity-75" />
           <span className="relative inline-flex size-2 rounded-full bg-emerald-500" />
@@ -40,14 +40,14 @@ export function StreamStatus({ isActive, suspended }: { isActive: boolean; suspe
   }
   if (suspended) {
     return (
-      <span className="inline-flex items-center gap-1.5 rounded-full bg-amber-50 px-2.5 py-0.5 text-xs font-semibold text-amber-800 ring-1 ring-inset ring-amber-600/20">
+      <span data-testid={testId} className="inline-flex items-center gap-1.5 rounded-full bg-amber-50 px-2.5 py-0.5 text-xs font-semibold text-amber-800 ring-1 ring-inset ring-amber-600/20">
         <span className="size-2 rounded-full bg-amber-500" />
         Suspended
       </span>
     );
   }
   return (
-    <span className="inline-flex items-center gap-1.5 rounded-full bg-zinc-100 px-2.5 py-0.5 text-xs font-semibold text-zinc-600 ring-1 ring-inset ring-zinc-500/15">
+    <span data-testid={testId} className="inline-flex items-center gap-1.5 rounded-full bg-zinc-100 px-2.5 py-0.5 text-xs font-semibold text-zinc-600 ring-1 ring-inset ring-zinc-500/15">
       <span className="size-2 rounded-full bg-zinc-400" />
       Idle
     </span>
