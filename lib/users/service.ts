@@ -4,7 +4,7 @@ import { users } from "@/db/schema";
 import { badRequest } from "@/lib/api/errors";
 import { newId } from "@/lib/ids";
 import { hashPassword, verifyPassword } from "./password";
-import type { User } from "./schema";
+import type { SignUp, User } from "./schema";
 
 type UserRow = typeof users.$inferSelect;
 
@@ -20,15 +20,34 @@ export async function findUserByEmail(email: string): Promise<UserRow | undefine
   return db().query.users.findFirst({ where: eq(users.email, email.toLowerCase()) });
 }
 
-export async function createUser(input: { email: string; password?: string; name?: string }): Promise<UserRow> {
+/** The new account, or undefined when the email has one already. The password is hashed either way. */
+async function insertUser(input: { email: string; password?: string; name?: string }): Promise<UserRow | undefined> {
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const [row] = await db()
     .insert(users)
     .values({ id: newId(), email: input.email, name: input.name ?? null, passwordHash, createdAt: Date.now() })
     .onConflictDoNothing({ target: users.email })
     .returning();
+  return row;
+}
+
+/** Operators' CLI: operators may know which emails have accounts, so a taken one is an error. */
+export async function createUser(input: { email: string; password?: string; name?: string }): Promise<UserRow> {
+  const row = await insertUser(input);
   if (!row) throw badRequest("an account with this email already exists");
   return row;
+}
+
+/**
+ * Public sign-up. It does not tell whether the email has an account: a taken email
+ * gets the same status and shape (with an id that names nothing) after the same work
+ * (the password is hashed and the insert tried), and its account is left as it was,
+ * so only that account's own password signs in.
+ */
+export async function signUp(input: SignUp): Promise<User> {
+  const row = await insertUser(input);
+  if (row) return serializeUser(row);
+  return { id: newId(), email: input.email, ...(input.name ? { name: input.name } : {}), createdAt: Date.now() };
 }
 
 /** Sets or replaces a user's password (operators' CLI). */
