@@ -5,11 +5,12 @@ import type { Session } from "next-auth";
 import { SessionProvider } from "next-auth/react";
 import { useState, type ReactNode } from "react";
 import { ApiRequestError } from "@/lib/client/api";
+import { signInPath } from "@/lib/client/callback";
 
 /** An expired session makes every call fail with 401: send the user to sign in again. */
 function onAuthError(error: Error) {
   if (error instanceof ApiRequestError && error.status === 401) {
-    window.location.assign(`/sign-in?callbackUrl=${encodeURIComponent(window.location.pathname)}`);
+    window.location.assign(signInPath(window.location.pathname + window.location.search));
   }
 }
 

@@ -19,6 +19,8 @@ const ConfigSchema = z.object({
     .optional(),
   PUBLIC_URL: z.url({ message: "must be an absolute URL such as https://video.example.com" }).optional(),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Behind a reverse proxy: take the origin for sign-in redirects from X-Forwarded-Host/Proto. */
+  AUTH_TRUST_HOST: bool.default(false),
   ALLOW_SIGNUP: bool.default(true),
   ALLOW_PRIVATE_URLS: bool.default(false),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),

@@ -61,7 +61,8 @@ async function main() {
   }
 
   const { default: next } = await import("next");
-  const app = next({ dev: false, dir: process.cwd() });
+  // Without the port, Next.js builds request URLs as http://localhost:3000 whatever it listens on.
+  const app = next({ dev: false, dir: process.cwd(), port });
   await app.prepare();
   handle = app.getRequestHandler();
   console.log(`Castline listening on http://${cfg.HOST === "0.0.0.0" ? "localhost" : cfg.HOST}:${port}`);

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import { FormErrors } from "@/components/ui/states";
 import { api, ApiRequestError } from "@/lib/client/api";
-import { safeCallback } from "@/lib/client/callback";
+import { safeCallback, withCallback } from "@/lib/client/callback";
 import type { User } from "@/lib/users/schema";
 
 async function startSession(email: string, password: string) {
@@ -60,7 +60,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
       </Button>
       <p className="text-center text-sm text-zinc-500">
         New to Castline?{" "}
-        <Link href="/sign-up" className="font-medium text-indigo-600 hover:text-indigo-500">
+        <Link href={withCallback("/sign-up", callbackUrl)} className="font-medium text-indigo-600 hover:text-indigo-500">
           Create an account
         </Link>
       </p>
@@ -68,15 +68,16 @@ export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
   );
 }
 
-export function SignUpForm() {
+export function SignUpForm({ callbackUrl }: { callbackUrl?: string }) {
   const { pending, error, onSubmit } = useAuthSubmit(async (form) => {
     const name = text(form, "name").trim();
     const email = text(form, "email").trim();
     const password = text(form, "password");
     if (password.length < 8) throw new ApiRequestError(422, ["Password must be at least 8 characters."]);
     await api<User>("/api/user", "POST", { email, password, ...(name ? { name } : {}) });
+    // An email that has an account gets the same answer; then only that account's password signs in.
     await startSession(email, password);
-  }, "/streams");
+  }, safeCallback(callbackUrl));
   return (
     <form onSubmit={onSubmit} className="space-y-5" noValidate>
       <FormErrors error={error} />
@@ -94,7 +95,7 @@ export function SignUpForm() {
       </Button>
       <p className="text-center text-sm text-zinc-500">
         Already have an account?{" "}
-        <Link href="/sign-in" className="font-medium text-indigo-600 hover:text-indigo-500">
+        <Link href={withCallback("/sign-in", callbackUrl)} className="font-medium text-indigo-600 hover:text-indigo-500">
           Sign in
         </Link>
       </p>

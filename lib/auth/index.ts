@@ -1,6 +1,7 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
+import { config } from "@/lib/config";
 import { checkCredentials } from "@/lib/users/service";
 
 const SignIn = z.object({ email: z.string().min(1), password: z.string().min(1) });
@@ -10,7 +11,10 @@ const SignIn = z.object({ email: z.string().min(1), password: z.string().min(1) 
  * The secret comes from AUTH_SECRET, which the launcher generates into DATA_DIR when unset.
  */
 export const { handlers, auth, signIn, signOut } = NextAuth({
+  // Requests reach Auth.js at the browser's origin (lib/auth/origin.ts), checked there.
   trustHost: true,
+  // With PUBLIC_URL, redirects go there: its scheme decides secure cookies, whatever a proxy says.
+  useSecureCookies: config().PUBLIC_URL ? new URL(config().PUBLIC_URL!).protocol === "https:" : undefined,
   logger: {
     // A wrong password is a normal event, not a server error.
     error: (error) => void (error.name !== "CredentialsSignin" && console.error("[auth]", error)),

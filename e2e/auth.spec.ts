@@ -1,0 +1,87 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/**
+ * Signing in and out keeps the user on this app, at the origin the browser used (the
+ * suite's app listens on a random port, not 3000), and brings them back to the page
+ * they were sent to sign in from. Sign-up does not tell whether an email has an account.
+ */
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const password = "correct-horse-battery";
+
+async function signUp(page: Page, email: string) {
+  await page.goto("/sign-up");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/streams$/);
+}
+
+async function signIn(page: Page, email: string, secret = password) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(secret);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+test("signing out lands on this app's sign-in page", async ({ page, baseURL }) => {
+  await signUp(page, `signout-${unique()}@example.com`);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(`${new URL(baseURL!).origin}/sign-in`);
+  await expect(page.getByRole("heading", { name: "Welcome back" })).toBeVisible();
+  // Signed out for real: the dashboard sends us back to sign in.
+  await page.goto("/streams");
+  await expect(page).toHaveURL(/\/sign-in$/);
+});
+
+test("a signed-out visit to a dashboard page returns to it after signing in", async ({ page, browser }) => {
+  const email = `return-${unique()}@example.com`;
+  await signUp(page, email);
+  const res = await page.request.post("/api/stream", { data: { name: `Return ${unique()}` } });
+  expect(res.status()).toBe(201);
+  const stream = (await res.json()) as { id: string; name: string };
+
+  const signedOut = await browser.newPage();
+  const wanted = `/streams/${stream.id}`;
+  await signedOut.goto(wanted);
+  await expect(signedOut).toHaveURL(`/sign-in?callbackUrl=${encodeURIComponent(wanted)}`);
+  await signIn(signedOut, email);
+  await expect(signedOut).toHaveURL(wanted);
+  await expect(signedOut.getByRole("heading", { level: 1, name: stream.name })).toBeVisible();
+
+  // The query string comes back too.
+  await signedOut.getByRole("button", { name: "Sign out" }).click();
+  await expect(signedOut).toHaveURL(/\/sign-in$/);
+  await signedOut.goto("/tasks?from=link");
+  await signIn(signedOut, email);
+  await expect(signedOut).toHaveURL("/tasks?from=link");
+  await signedOut.close();
+});
+
+test("sign-in never follows a callback to another site", async ({ page }) => {
+  const email = `offsite-${unique()}@example.com`;
+  expect((await page.request.post("/api/user", { data: { email, password } })).status()).toBe(201);
+  for (const callbackUrl of ["https://evil.example/", "//evil.example/", "/\\evil.example/", "/\t/evil.example/"]) {
+    await page.context().clearCookies();
+    await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+    await signIn(page, email);
+    await expect(page, `callbackUrl=${JSON.stringify(callbackUrl)}`).toHaveURL(/^http:\/\/[^/]+\/streams$/);
+  }
+});
+
+test("signing up with an email that has an account changes nothing and only the right password signs in", async ({ page, browser }) => {
+  const email = `taken-${unique()}@example.com`;
+  expect((await page.request.post("/api/user", { data: { email, password } })).status()).toBe(201);
+
+  const other = await browser.newPage();
+  await other.goto("/sign-up");
+  await other.getByLabel("Email").fill(email);
+  await other.getByLabel("Password").fill("another-password-entirely");
+  await other.getByRole("button", { name: "Create account" }).click();
+  await expect(other.getByText("Incorrect email or password.")).toBeVisible();
+  await expect(other).toHaveURL(/\/sign-up$/);
+  await other.close();
+
+  await page.goto("/sign-in");
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/streams$/);
+});
