@@ -6,7 +6,7 @@ import { BroadcastIcon, VideoIcon } from "@/components/ui/icons";
 import type { Stream } from "@/lib/streams/schema";
 
 /** The creator watches what viewers get (the same player, muted), or sees that nothing arrives. */
-export function LivePreviewCard({ stream }: { stream: Stream }) {
+export function LivePreviewCard({ stream, starting }: { stream: Stream; starting?: boolean }) {
   const live = stream.isActive && !!stream.playbackId;
   return (
     <Card className="overflow-hidden">
@@ -25,11 +25,13 @@ export function LivePreviewCard({ stream }: { stream: Stream }) {
             <div className="flex size-12 items-center justify-center rounded-full bg-white/5 text-zinc-400 ring-1 ring-white/10">
               <BroadcastIcon className="size-6" />
             </div>
-            <p className="mt-3 text-base font-semibold text-white">Offline</p>
+            <p className="mt-3 text-base font-semibold text-white">{starting ? "Starting…" : "Offline"}</p>
             <p className="mt-1 max-w-sm text-sm text-zinc-400">
-              {stream.suspended
-                ? "This stream is suspended: broadcasts with its key are refused."
-                : "Start streaming with the ingest URL and stream key below to see a preview."}
+              {starting
+                ? "Your encoder is connected; the preview starts with the first segments."
+                : stream.suspended
+                  ? "This stream is suspended: broadcasts with its key are refused."
+                  : "Start streaming with the ingest URL and stream key below to see a preview."}
             </p>
           </div>
         )}

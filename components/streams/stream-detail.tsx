@@ -12,18 +12,18 @@ import { ArrowLeftIcon, BroadcastIcon, ExternalLinkIcon, LayersIcon, PauseIcon, 
 import { Switch } from "@/components/ui/switch";
 import { EmptyState, ErrorState, FormErrors, LoadingState } from "@/components/ui/states";
 import { formatBitrate, formatDateTime, formatDuration, timeAgo } from "@/lib/client/format";
-import { useDeleteStream, useStream, useStreamSessions, useUpdateStream } from "@/lib/client/hooks";
+import { useDeleteStream, useStreamBroadcasts, useUpdateStream } from "@/lib/client/hooks";
 import { useIngestUrl, useOrigin } from "@/lib/client/location";
+import type { Session } from "@/lib/sessions/schema";
 import type { Stream } from "@/lib/streams/schema";
 import { IngestHealthCard } from "./ingest-health-card";
 import { LivePreviewCard } from "./live-preview-card";
 import { MultistreamCard } from "./multistream-card";
 
-/** Live state and ingest health change by the second while someone looks at them. */
-const DETAIL_POLL_MS = 2_500;
+type Sessions = ReturnType<typeof useStreamBroadcasts>["sessions"];
 
 export function StreamDetail({ id }: { id: string }) {
-  const stream = useStream(id, DETAIL_POLL_MS);
+  const { stream, sessions } = useStreamBroadcasts(id);
 
   if (stream.isPending) return <LoadingState label="Loading stream…" />;
   if (stream.isError) {
@@ -42,7 +42,7 @@ export function StreamDetail({ id }: { id: string }) {
       </>
     );
   }
-  return <StreamPage stream={stream.data} />;
+  return <StreamPage stream={stream.data} sessions={sessions} />;
 }
 
 function BackLink() {
@@ -53,7 +53,9 @@ function BackLink() {
   );
 }
 
-function StreamPage({ stream }: { stream: Stream }) {
+function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }) {
+  // The encoder is connected (its session is live) before the first segments make the stream playable.
+  const starting = !stream.isActive && !!sessions.data?.some((s) => s.isActive);
   return (
     <>
       <BackLink />
@@ -61,7 +63,7 @@ function StreamPage({ stream }: { stream: Stream }) {
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-3">
             <h1 className="truncate text-2xl font-semibold tracking-tight text-zinc-900">{stream.name}</h1>
-            <StreamStatus isActive={stream.isActive} suspended={stream.suspended} testId="stream-status" />
+            <StreamStatus isActive={stream.isActive} starting={starting} suspended={stream.suspended} testId="stream-status" />
           </div>
           <p className="mt-1 text-sm text-zinc-500">
             Created {formatDateTime(stream.createdAt)}
@@ -82,11 +84,11 @@ function StreamPage({ stream }: { stream: Stream }) {
 
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="min-w-0 space-y-6 lg:col-span-2">
-          <LivePreviewCard stream={stream} />
+          <LivePreviewCard stream={stream} starting={starting} />
           <ConnectCard stream={stream} />
           <PlaybackCard stream={stream} />
           <MultistreamCard stream={stream} />
-          <SessionsCard streamId={stream.id} />
+          <SessionsCard sessions={sessions} />
         </div>
         <div className="min-w-0 space-y-6">
           <IngestHealthCard stream={stream} />
@@ -248,8 +250,7 @@ function DetailsCard({ stream }: { stream: Stream }) {
   );
 }
 
-function SessionsCard({ streamId }: { streamId: string }) {
-  const sessions = useStreamSessions(streamId);
+function SessionsCard({ sessions }: { sessions: Sessions }) {
   return (
     <Card>
       <CardHeader title="Recent broadcasts" description="Each time your encoder connects, a session is recorded here." />
@@ -277,12 +278,8 @@ function SessionsCard({ streamId }: { streamId: string }) {
                 <span className="ml-2 text-zinc-500">{formatDuration(s.sourceSegmentsDuration)}</span>
               </span>
               <span className="flex items-center gap-2">
-                {s.recordingStatus && s.recordingStatus !== "none" && (
-                  <Badge tone={s.recordingStatus === "ready" ? "green" : s.recordingStatus === "failed" ? "red" : "amber"}>
-                    {recordingLabel(s.recordingStatus, s.isActive)}
-                  </Badge>
-                )}
-                {s.isActive ? <Badge tone="green">Live</Badge> : <Badge>Ended</Badge>}
+                <RecordingState session={s} />
+                <SessionState session={s} />
               </span>
             </li>
           ))}
@@ -292,10 +289,20 @@ function SessionsCard({ streamId }: { streamId: string }) {
   );
 }
 
-function recordingLabel(status: "waiting" | "ready" | "failed", live: boolean): string {
-  if (status === "ready") return "Recording ready";
-  if (status === "failed") return "Recording failed";
-  return live ? "Recording" : "Recording processing";
+/** From the session's own state: live once its first segments are counted, ended when it ended. */
+function SessionState({ session }: { session: Session }) {
+  if (!session.isActive) return <Badge>Ended</Badge>;
+  return session.sourceSegments > 0 ? <Badge tone="green">Live</Badge> : <Badge tone="indigo">Starting</Badge>;
+}
+
+/** A recorded session records while live; afterwards its recording waits for a reconnect, is processed, then ready. */
+function RecordingState({ session }: { session: Session }) {
+  const status = session.recordingStatus;
+  if (session.isActive) return session.record ? <Badge tone="amber">Recording</Badge> : null;
+  if (!status || status === "none") return null;
+  if (status === "ready") return <Badge tone="green">Recording ready</Badge>;
+  if (status === "failed") return <Badge tone="red">Recording failed</Badge>;
+  return <Badge tone="amber">Recording processing</Badge>;
 }
 
 function DangerCard({ stream }: { stream: Stream }) {

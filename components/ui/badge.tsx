@@ -25,8 +25,18 @@ export function Badge({ tone = "neutral", children, className }: { tone?: Tone; 
   );
 }
 
-/** A stream's state at a glance: live beats suspended beats idle. */
-export function StreamStatus({ isActive, suspended, testId }: { isActive: boolean; suspended: boolean; testId?: string }) {
+/** A stream's state at a glance: live beats starting (an encoder connected, not yet playable) beats suspended beats idle. */
+export function StreamStatus({
+  isActive,
+  starting,
+  suspended,
+  testId,
+}: {
+  isActive: boolean;
+  starting?: boolean;
+  suspended: boolean;
+  testId?: string;
+}) {
   if (isActive) {
     return (
       <span data-testid={testId} className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-semibold text-emerald-700 ring-1 ring-inset ring-emerald-600/20">
@@ -35,6 +45,14 @@ export function StreamStatus({ isActive, suspended, testId }: { isActive: boolea
           <span className="relative inline-flex size-2 rounded-full bg-emerald-500" />
         </span>
         Live
+      </span>
+    );
+  }
+  if (starting) {
+    return (
+      <span data-testid={testId} className="inline-flex items-center gap-1.5 rounded-full bg-indigo-50 px-2.5 py-0.5 text-xs font-semibold text-indigo-700 ring-1 ring-inset ring-indigo-600/20">
+        <span className="size-2 animate-pulse rounded-full bg-indigo-500" />
+        Starting
       </span>
     );
   }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import type { ApiKey } from "@/lib/api-keys/schema";
 import type { Session } from "@/lib/sessions/schema";
 import type { Profile, Stream, StreamPatch } from "@/lib/streams/schema";
@@ -64,21 +64,56 @@ export function useStreams() {
   });
 }
 
-/** A stream's page asks more often (`pollMs`): its live state and ingest health change by the second. */
-export function useStream(id: string, pollMs = STREAM_POLL_MS) {
-  return useQuery({
+/** An open stream page asks this often while a broadcast is on, starting, or has just ended… */
+const BROADCAST_POLL_MS = 2_000;
+/** …and this often otherwise, so a broadcast that starts shows within seconds. */
+const QUIET_POLL_MS = 5_000;
+/** After a broadcast ends its session and recording settle for a while (the recording then waits, for a reconnect). */
+const SETTLING_MS = 30_000;
+
+/**
+ * What an open stream page shows of broadcasts: the stream (live or not, health) and
+ * its sessions (each with its own live and recording state). Both are asked for on the
+ * same beat, fast while something happens; and when the stream's broadcast moves (goes
+ * live, idle, or reports in) the sessions are fetched at once, so the header and the
+ * list of broadcasts never tell different stories for longer than one request.
+ */
+export function useStreamBroadcasts(id: string) {
+  const qc = useQueryClient();
+  const pollMs = () => {
+    const stream = qc.getQueryData<Stream>(keys.stream(id));
+    const sessions = qc.getQueryData<Session[]>(keys.sessions(id));
+    const busy =
+      stream?.isActive ||
+      sessions?.some((s) => s.isActive || s.recordingStatus === "waiting") ||
+      (stream?.lastSeen !== undefined && Date.now() - stream.lastSeen < SETTLING_MS);
+    return busy ? BROADCAST_POLL_MS : QUIET_POLL_MS;
+  };
+  const stream = useQuery({
     queryKey: keys.stream(id),
     queryFn: () => api<Stream>(`/api/stream/${enc(id)}`),
     refetchInterval: pollMs,
   });
-}
-
-export function useStreamSessions(id: string) {
-  return useQuery({
+  const sessions = useQuery({
     queryKey: keys.sessions(id),
     queryFn: () => api<Session[]>(`/api/stream/${enc(id)}/sessions?limit=20`),
-    refetchInterval: STREAM_POLL_MS * 3,
+    refetchInterval: pollMs,
   });
+
+  const beat = stream.data && `${stream.data.isActive}:${stream.data.lastSeen ?? 0}`;
+  const seen = useRef(beat);
+  useEffect(() => {
+    if (!beat || beat === seen.current) return;
+    const first = seen.current === undefined;
+    const liveChanged = !first && beat.split(":")[0] !== seen.current!.split(":")[0];
+    seen.current = beat;
+    if (first) return;
+    void qc.invalidateQueries({ queryKey: keys.sessions(id), exact: true });
+    // The streams list shows live state too: fresh when the user goes back to it.
+    if (liveChanged) void qc.invalidateQueries({ queryKey: keys.streams, exact: true });
+  }, [qc, id, beat]);
+
+  return { stream, sessions };
 }
 
 export interface NewStream {
