@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { cx } from "@/components/ui/cx";
 import { AlertIcon, ClockIcon, FilmIcon } from "@/components/ui/icons";
 import { Spinner } from "@/components/ui/spinner";
@@ -10,8 +10,9 @@ import { ProgressBar } from "./progress-bar";
 
 /**
  * A 16:9 still of the asset with what matters on top of it: the length once it is
- * ready, or how far processing is. Until the server has a thumbnail (while the video
- * is processed, or when it failed) a neutral placeholder stands in.
+ * ready, or how far processing is. The server makes the thumbnail as the asset becomes
+ * ready, so it is asked for only then; before (or when processing failed) a neutral
+ * placeholder stands in.
  */
 export function AssetThumbnail({ asset, compact, className }: { asset: Asset; compact?: boolean; className?: string }) {
   const { phase, progress, errorMessage } = asset.status;
@@ -19,8 +20,7 @@ export function AssetThumbnail({ asset, compact, className }: { asset: Asset; co
   const moving = phase === "uploading" || phase === "processing";
   return (
     <div className={cx("relative aspect-video overflow-hidden bg-zinc-900", className)}>
-      {/* A new phase may mean a new picture: ask again instead of keeping the earlier 404. */}
-      <Still key={phase} playbackId={asset.playbackId} compact={compact} icon={phase === "ready"} />
+      {phase === "ready" ? <Still playbackId={asset.playbackId} compact={compact} /> : <Placeholder />}
 
       {/* Lists give the length a column of its own. */}
       {phase === "ready" && duration !== undefined && !compact && (
@@ -61,15 +61,23 @@ export function AssetThumbnail({ asset, compact, className }: { asset: Asset; co
   );
 }
 
-/** `icon` marks the placeholder as a video; off while the overlay already shows an icon of its own. */
-function Still({ playbackId, compact, icon }: { playbackId: string; compact?: boolean; icon: boolean }) {
+/** Where there is no picture (yet): a dark field. */
+function Placeholder({ children }: { children?: ReactNode }) {
+  return (
+    <div className="absolute inset-0 flex items-center justify-center bg-[radial-gradient(ellipse_at_center,var(--color-zinc-700),var(--color-zinc-900)_75%)] text-zinc-500">
+      {children}
+    </div>
+  );
+}
+
+function Still({ playbackId, compact }: { playbackId: string; compact?: boolean }) {
   const [state, setState] = useState<"loading" | "shown" | "missing">("loading");
   return (
     <>
       {state !== "shown" && (
-        <div className="absolute inset-0 flex items-center justify-center bg-[radial-gradient(ellipse_at_center,var(--color-zinc-700),var(--color-zinc-900)_75%)] text-zinc-500">
-          {icon && <FilmIcon className={compact ? "size-5" : "size-8"} />}
-        </div>
+        <Placeholder>
+          <FilmIcon className={compact ? "size-5" : "size-8"} />
+        </Placeholder>
       )}
       {state !== "missing" && (
         <img

@@ -7,11 +7,12 @@ import { Card } from "@/components/ui/card";
 import { cx } from "@/components/ui/cx";
 import { AlertIcon, CheckIcon, FilmIcon, LinkIcon, PauseIcon, PlayIcon, ResendIcon, UploadIcon, XIcon } from "@/components/ui/icons";
 import { formatDuration } from "@/lib/client/format";
-import { useAsset, useRefreshAssetsOn } from "@/lib/client/asset-hooks";
+import { useAssetsById, useRefreshAssetsOn } from "@/lib/client/asset-hooks";
+import type { Asset } from "@/lib/assets/schema";
 import { formatBytes, formatSpeed, percent } from "./asset-info";
 import { AssetStatusBadge } from "./asset-status";
 import { ProgressBar } from "./progress-bar";
-import { RESUMABLE_ABOVE_BYTES, uploadInFlight, uploadQueue, useUploads, type Upload } from "./upload-queue";
+import { RESUMABLE_ABOVE_BYTES, uploadQueue, useUploads, type Upload } from "./upload-queue";
 
 /** What the picker offers. Codecs are the server's call: it fails an asset it cannot use, and says why. */
 const ACCEPT = "video/*,.mp4";
@@ -154,16 +155,37 @@ export function UploadDropZone({
   );
 }
 
+/**
+ * Where an upload stands for its owner: its transfer while the file goes up, then what
+ * the server makes of the file (a file that goes up fine can still fail processing).
+ */
+type Stage = "requesting" | "uploading" | "paused" | "processing" | "ready" | "failed";
+
+function stageOf(upload: Upload, asset: Asset | undefined): Stage {
+  if (upload.state !== "uploaded") return upload.state;
+  const phase = asset?.status.phase;
+  return phase === "ready" ? "ready" : phase === "failed" ? "failed" : "processing";
+}
+
 /** This tab's uploads, newest first, from the request for an upload URL until the asset is ready. */
 export function UploadList() {
   const uploads = useUploads();
   useRefreshAssetsOn(uploads.map((u) => `${u.assetId}:${u.state}`).join());
+  const assets = useAssetsById(uploads.flatMap((u) => (u.state === "uploaded" && u.assetId ? [u.assetId] : [])));
   if (uploads.length === 0) return null;
 
-  const going = uploads.filter(uploadInFlight).length;
-  const done = uploads.filter((u) => u.state === "uploaded").length;
-  const failed = uploads.filter((u) => u.state === "failed").length;
-  const summary = [going && `${going} uploading`, failed && `${failed} failed`, done && `${done} uploaded`].filter(Boolean).join(" · ");
+  const stages = uploads.map((u) => stageOf(u, u.assetId ? assets.get(u.assetId) : undefined));
+  const count = (...of: Stage[]) => stages.filter((stage) => of.includes(stage)).length;
+  const summary = [
+    [count("requesting", "uploading", "paused"), "uploading"],
+    [count("processing"), "processing"],
+    [count("failed"), "failed"],
+    [count("ready"), "ready"],
+  ]
+    .filter(([n]) => n)
+    .map(([n, label]) => `${n} ${label}`)
+    .join(" · ");
+  const uploaded = uploads.some((u) => u.state === "uploaded");
 
   return (
     <Card className="mb-6 overflow-hidden">
@@ -172,39 +194,47 @@ export function UploadList() {
           <h2 className="text-[15px] font-semibold text-zinc-900">Uploads</h2>
           <span className="text-xs text-zinc-500">{summary}</span>
         </div>
-        {done > 0 && (
+        {uploaded && (
           <Button variant="ghost" size="sm" onClick={() => uploadQueue.clearUploaded()}>
             Clear uploaded
           </Button>
         )}
       </div>
       <ul aria-label="Uploads" className="divide-y divide-zinc-100">
-        {uploads.map((upload) => (
-          <UploadRow key={upload.key} upload={upload} />
+        {uploads.map((upload, i) => (
+          <UploadRow key={upload.key} upload={upload} stage={stages[i]} asset={upload.assetId ? assets.get(upload.assetId) : undefined} />
         ))}
       </ul>
     </Card>
   );
 }
 
-const STATE_TONES = { requesting: "indigo", uploading: "indigo", paused: "amber", uploaded: "green", failed: "red" } as const;
+const STAGES: Record<Stage, { tone: "indigo" | "amber" | "green" | "red"; label: string }> = {
+  requesting: { tone: "indigo", label: "Uploading" },
+  uploading: { tone: "indigo", label: "Uploading" },
+  paused: { tone: "amber", label: "Paused" },
+  processing: { tone: "indigo", label: "Processing" },
+  ready: { tone: "green", label: "Ready" },
+  failed: { tone: "red", label: "Failed" },
+};
 
-function UploadRow({ upload }: { upload: Upload }) {
+function UploadRow({ upload, stage, asset }: { upload: Upload; stage: Stage; asset: Asset | undefined }) {
   const { key, name, size, state, bytesUploaded, bytesPerSecond, resumable } = upload;
   const fraction = state === "uploaded" ? 1 : size > 0 ? bytesUploaded / size : 0;
   const remaining = bytesPerSecond ? (size - bytesUploaded) / bytesPerSecond : undefined;
+  const { tone, label } = STAGES[stage];
 
   return (
     <li data-testid="upload-row" data-state={state} className="flex gap-3.5 px-5 py-4">
       <span
         role="img"
-        aria-label={state === "failed" ? "Failed" : state === "uploaded" ? "Uploaded" : "Uploading"}
+        aria-label={label}
         className={cx(
           "mt-0.5 hidden size-10 shrink-0 items-center justify-center rounded-lg sm:flex",
-          state === "failed" ? "bg-red-50 text-red-600" : state === "uploaded" ? "bg-emerald-50 text-emerald-600" : "bg-indigo-50 text-indigo-600",
+          tone === "red" ? "bg-red-50 text-red-600" : tone === "green" ? "bg-emerald-50 text-emerald-600" : "bg-indigo-50 text-indigo-600",
         )}
       >
-        {state === "failed" ? <AlertIcon className="size-5" /> : state === "uploaded" ? <CheckIcon className="size-5" /> : <FilmIcon className="size-5" />}
+        {stage === "failed" ? <AlertIcon className="size-5" /> : stage === "ready" ? <CheckIcon className="size-5" /> : <FilmIcon className="size-5" />}
       </span>
       <div className="min-w-0 flex-1">
         <div className="flex items-start justify-between gap-3">
@@ -239,7 +269,7 @@ function UploadRow({ upload }: { upload: Upload }) {
           </div>
         </div>
 
-        <ProgressBar value={fraction} tone={STATE_TONES[state]} label={`Upload of ${name}`} className="mt-2.5" />
+        <ProgressBar value={fraction} tone={tone} label={`Upload of ${name}`} className="mt-2.5" />
 
         <div className="mt-1.5 flex flex-wrap items-center justify-between gap-x-4 gap-y-1 text-xs text-zinc-500 tabular-nums">
           <span>
@@ -255,7 +285,7 @@ function UploadRow({ upload }: { upload: Upload }) {
               {remaining !== undefined && remaining < 86_400 && ` · ${formatDuration(remaining)} left`}
             </span>
           )}
-          {state === "uploaded" && upload.assetId && <ProcessingStatus assetId={upload.assetId} />}
+          {asset && state === "uploaded" && <ProcessingStatus asset={asset} />}
         </div>
 
         {state === "failed" && upload.errors && (
@@ -271,15 +301,13 @@ function UploadRow({ upload }: { upload: Upload }) {
 }
 
 /** After the upload the server processes the video; the row follows it to ready (or why it failed). */
-function ProcessingStatus({ assetId }: { assetId: string }) {
-  const asset = useAsset(assetId);
-  if (!asset.data) return null;
-  const { phase, errorMessage } = asset.data.status;
+function ProcessingStatus({ asset }: { asset: Asset }) {
+  const { phase, errorMessage } = asset.status;
   return (
     <span className="flex min-w-0 items-center gap-2">
-      <AssetStatusBadge status={asset.data.status} />
+      <AssetStatusBadge status={asset.status} />
       {phase === "failed" && errorMessage && <span className="text-red-700">{capitalise(errorMessage)}</span>}
-      <Link href={`/assets/${assetId}`} className="font-medium text-indigo-600 hover:text-indigo-500">
+      <Link href={`/assets/${asset.id}`} className="font-medium text-indigo-600 hover:text-indigo-500">
         {phase === "ready" ? "Watch" : "Details"}
       </Link>
     </span>

@@ -40,7 +40,7 @@ interface Entry {
   sample?: { at: number; bytes: number };
 }
 
-export const uploadInFlight = (u: Upload) => u.state === "requesting" || u.state === "uploading" || u.state === "paused";
+const uploadInFlight = (u: Upload) => u.state === "requesting" || u.state === "uploading" || u.state === "paused";
 
 /**
  * The uploads of this tab. It lives outside React, so an upload goes on while the

@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import type { Asset } from "@/lib/assets/schema";
 import type { Task } from "@/lib/tasks/schema";
@@ -53,11 +53,20 @@ export function useRefreshAssetsOn(trigger: string) {
 }
 
 /** One asset, polled until it is ready or failed (a failed poll keeps polling; a failed first load does not). */
-export function useAsset(id: string) {
-  return useQuery({
+const assetQuery = (id: string) =>
+  queryOptions({
     queryKey: keys.asset(id),
     queryFn: () => api<Asset>(`/api/asset/${enc(id)}`),
     refetchInterval: (query) => (query.state.data && !assetSettled(query.state.data) ? ACTIVE_POLL_MS : false),
+  });
+
+export const useAsset = (id: string) => useQuery(assetQuery(id));
+
+/** Several assets by id, each as `useAsset` has it (same cache), in a map by id once loaded. */
+export function useAssetsById(ids: readonly string[]): ReadonlyMap<string, Asset> {
+  return useQueries({
+    queries: ids.map(assetQuery),
+    combine: (results) => new Map(results.flatMap((r, i) => (r.data ? [[ids[i], r.data] as const] : []))),
   });
 }
 
