@@ -16,8 +16,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   // With PUBLIC_URL, redirects go there: its scheme decides secure cookies, whatever a proxy says.
   useSecureCookies: config().PUBLIC_URL ? new URL(config().PUBLIC_URL!).protocol === "https:" : undefined,
   logger: {
-    // A wrong password is a normal event, not a server error.
-    error: (error) => void (error.name !== "CredentialsSignin" && console.error("[auth]", error)),
+    // A wrong password is a normal event, not a server error. (By `type`: class names are minified in the build.)
+    error: (error) => void ((error as { type?: string }).type !== "CredentialsSignin" && console.error("[auth]", error)),
   },
   session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
   pages: { signIn: "/sign-in" },
