@@ -1,0 +1,275 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { freePort } from "@/lib/net/free-port";
+import { startAppProcess, type AppProcess } from "../scripts/app-process";
+import { newAccount, type Api } from "./support/client";
+import { createScratchDatabase } from "./support/database";
+import { until } from "./support/media";
+import { digestOf, download, makeMedia, putFile, settled, tmpDir } from "./support/vod";
+
+/**
+ * Uploads cut off by a crash (a real kill -9 of the app's whole process tree),
+ * by a client that disconnects, or by one that stalls: the asset must free
+ * itself after its lease (UPLOAD_LEASE_S, short here), the abandoned parts must
+ * go without anyone retrying, and the same upload URL must then work.
+ * These tests run their own app: the suite's shared app is never killed.
+ */
+const LEASE_S = 3;
+const tmp = tmpDir();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let app: AppProcess;
+let env: NodeJS.ProcessEnv;
+let dataDir: string;
+
+/** The launcher and everything it started (job worker), each with SIGKILL, as a crash or the OOM killer would. */
+function killTree(pid: number) {
+  const children = (parent: number): number[] =>
+    fs
+      .readdirSync("/proc")
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          // "pid (comm) state ppid ...": comm may hold spaces, so read after the last ')'
+          const stat = fs.readFileSync(`/proc/${d}/stat`, "utf8");
+          return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent;
+        } catch {
+          return false;
+        }
+      })
+      .flatMap((d) => [Number(d), ...children(Number(d))]);
+  const tree = [pid, ...children(pid)];
+  for (const p of tree) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {
+      /* already gone */
+    }
+  }
+  return tree;
+}
+
+/** Kills the app mid-work; `whileDown` checks what the crash left before the app starts again. */
+async function crashAndRestart(whileDown: () => void = () => {}) {
+  const exited = new Promise((r) => app.child.once("exit", r));
+  const tree = killTree(app.child.pid!);
+  await exited;
+  await until("the killed processes to be gone", async () => tree.every((p) => !fs.existsSync(`/proc/${p}`)), 10_000, 50);
+  whileDown();
+  app = await startAppProcess(env);
+}
+
+/** Files of unfinished writes of the asset's objects (DATA_DIR/objects/assets/<id>), or of all objects. */
+function parts(assetId?: string): string[] {
+  const dir = path.join(dataDir, "objects", ...(assetId ? ["assets", assetId] : []));
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".part"));
+}
+
+/** Bytes a tus upload has on disk (not asked over HTTP: a HEAD would end a PATCH in flight, as tus does). */
+const tusReceived = (location: string) => fs.statSync(path.join(dataDir, "tus", new URL(location).pathname.split("/").pop()!), { throwIfNoEntry: false })?.size ?? 0;
+
+const tusFiles = (assetId: string) => (fs.existsSync(path.join(dataDir, "tus")) ? fs.readdirSync(path.join(dataDir, "tus")).filter((f) => f.startsWith(`${assetId}.`)) : []);
+
+/**
+ * A request whose body is sent a chunk at a time, as a slow client does, until
+ * `stall()` (the client stops sending but keeps the connection) or `cut()` (it
+ * disconnects). `sent` counts the bytes written.
+ */
+function slowRequest(url: string, method: string, body: Buffer, headers: Record<string, string> = {}, chunk = 64 * 1024, everyMs = 100) {
+  const req = http.request(url, { method, headers: { "content-length": String(body.length), ...headers } });
+  let sent = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    req.on("response", (res) => {
+      let text = "";
+      res.on("data", (c) => (text += c));
+      res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+  });
+  response.catch(() => {}); // a cut or killed request is expected to fail
+  const tick = () => {
+    const next = body.subarray(sent, sent + chunk);
+    sent += next.length;
+    if (sent >= body.length) return void req.end(next);
+    req.write(next);
+    timer = setTimeout(tick, everyMs);
+  };
+  tick();
+  return {
+    response,
+    get sent() {
+      return sent;
+    },
+    stall: () => clearTimeout(timer),
+    cut: () => {
+      clearTimeout(timer);
+      req.destroy();
+    },
+  };
+}
+
+const tusHeaders = { "tus-resumable": "1.0.0" };
+
+async function tusCreate(endpoint: string, size: number) {
+  const res = await fetch(endpoint, { method: "POST", headers: { ...tusHeaders, "upload-length": String(size) } });
+  return { status: res.status, location: res.headers.get("location")!, expires: res.headers.get("upload-expires"), body: await res.text() };
+}
+
+async function tusOffset(location: string) {
+  const res = await fetch(location, { method: "HEAD", headers: tusHeaders });
+  return { status: res.status, offset: Number(res.headers.get("upload-offset")) };
+}
+
+function tusPatch(location: string, bytes: Buffer, offset: number, everyMs = 100) {
+  return slowRequest(location, "PATCH", bytes.subarray(offset), {
+    ...tusHeaders,
+    "upload-offset": String(offset),
+    "content-type": "application/offset+octet-stream",
+  }, 64 * 1024, everyMs);
+}
+
+const phaseOf = async (api: Api, id: string) => (await api.get(`asset/${id}`)).body.status.phase as string;
+
+/** The asset ready, with the uploaded file's md5 and sha256, and its download byte-identical to it. */
+async function assertReadyWith(api: Api, assetId: string, file: string) {
+  const ready = await settled(api, assetId, 90_000);
+  assert.equal(ready.status.phase, "ready", ready.status.errorMessage);
+  const local = digestOf(file);
+  assert.deepEqual(ready.hash, [{ hash: local.md5, algorithm: "md5" }, { hash: local.sha256, algorithm: "sha256" }]);
+  const got = path.join(tmp, `got-${assetId}.mp4`);
+  await download(ready.downloadUrl, got);
+  assert.equal(digestOf(got).md5, local.md5, "the download is the uploaded file");
+}
+
+describe("interrupted uploads", () => {
+  let api: Api;
+  let file: string;
+  let bytes: Buffer;
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-interrupted-"));
+    env = {
+      ...process.env,
+      DATABASE_URL: await createScratchDatabase(),
+      DATA_DIR: dataDir,
+      // the same port after every restart: the upload URLs handed out name it
+      PORT: String(await freePort()),
+      HOST: "127.0.0.1",
+      MEDIA_NODE: "false",
+      UPLOAD_LEASE_S: String(LEASE_S),
+    };
+    app = await startAppProcess(env);
+    api = await newAccount(app.url);
+    // Several MiB: at 640 KiB/s a slow client is still sending when it is cut.
+    file = await makeMedia(tmp, "mp4", { seconds: 10, size: "1280x720" });
+    bytes = fs.readFileSync(file);
+  });
+  after(async () => {
+    killTree(app.child.pid!);
+    if (process.env.KEEP_TEST_DATA) return;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test("a PUT cut by kill -9 of the app frees its asset, its parts are removed, and the same URL then works", async () => {
+    const { url, tusEndpoint, asset } = (await api.post("asset/request-upload", { name: "killed mid-PUT" })).body;
+    const put = slowRequest(url, "PUT", bytes, { "content-type": "video/mp4" });
+    await until("the first bytes on disk", async () => parts(asset.id).length > 0);
+
+    // Streaming for longer than the lease: the live upload keeps the asset.
+    await sleep((LEASE_S + 2) * 1000);
+    assert.ok(put.sent < bytes.length, "still sending");
+    const second = await putFile(url, file);
+    assert.equal(second.status, 409, JSON.stringify(second.body));
+    assert.match(second.body.errors[0], /in progress/);
+    assert.equal((await tusCreate(tusEndpoint, bytes.length)).status, 409);
+
+    await crashAndRestart(() => assert.ok(parts(asset.id).length > 0, "the killed PUT left its part"));
+    await put.response.catch(() => undefined);
+
+    // Nobody retries: the lease lapses, the asset waits again and the parts go.
+    await until("the asset to be free and its parts removed", async () => (await phaseOf(api, asset.id)) === "waiting" && parts(asset.id).length === 0, 30_000);
+
+    const retry = await putFile(url, file);
+    assert.equal(retry.status, 200, JSON.stringify(retry.body));
+    await assertReadyWith(api, asset.id, file);
+    assert.deepEqual(parts(asset.id), []);
+  });
+
+  test("a client that disconnects mid-PUT frees the asset; the same URL then works", async () => {
+    const { url, asset } = (await api.post("asset/request-upload", { name: "disconnected" })).body;
+    const put = slowRequest(url, "PUT", bytes, { "content-type": "video/mp4" });
+    await until("the first bytes on disk", async () => parts(asset.id).length > 0);
+    put.cut();
+    await until("the asset to be free and its parts removed", async () => (await phaseOf(api, asset.id)) === "waiting" && parts(asset.id).length === 0, (LEASE_S + 10) * 1000);
+    assert.equal((await putFile(url, file)).status, 200);
+    await assertReadyWith(api, asset.id, file);
+  });
+
+  test("a client that stalls mid-PUT loses the asset after the lease; a new PUT to the same URL takes over", async () => {
+    const { url, asset } = (await api.post("asset/request-upload", { name: "stalled" })).body;
+    const put = slowRequest(url, "PUT", bytes, { "content-type": "video/mp4" });
+    await until("the first bytes on disk", async () => parts(asset.id).length > 0);
+    put.stall();
+    await sleep((LEASE_S + 1) * 1000);
+    const retry = await putFile(url, file);
+    assert.equal(retry.status, 200, JSON.stringify(retry.body));
+    await assertReadyWith(api, asset.id, file);
+    // The stalled request was ended by the app, and left nothing behind.
+    const stalled = await put.response.catch(() => undefined);
+    assert.ok(!stalled || stalled.status >= 400, `the stalled PUT must not succeed: ${stalled?.status}`);
+    assert.deepEqual(parts(asset.id), []);
+  });
+
+  test("a tus upload cut by kill -9 can be resumed after the restart; while it streams, other uploads are refused", async () => {
+    const { url, tusEndpoint, asset } = (await api.post("asset/request-upload", { name: "tus killed" })).body;
+    const created = await tusCreate(tusEndpoint, bytes.length);
+    assert.equal(created.status, 201, created.body);
+    // Resumable for as long as an upload URL lives, and the client is told until when.
+    const expires = Date.parse(created.expires!) - Date.now();
+    assert.ok(Math.abs(expires - 86_400_000) < 60_000, `Upload-Expires ${created.expires}`);
+    const patch = tusPatch(created.location, bytes, 0);
+    await until("bytes to arrive", async () => tusReceived(created.location) > 0);
+    await sleep((LEASE_S + 2) * 1000);
+    assert.equal((await putFile(url, file)).status, 409, "a PATCH that is streaming holds the asset");
+    assert.equal((await tusCreate(tusEndpoint, bytes.length)).status, 409);
+
+    await crashAndRestart();
+    await patch.response.catch(() => undefined);
+    // Paused, not abandoned: the upload keeps its bytes and an expiry, and picks up where it stopped.
+    const head = await tusOffset(created.location);
+    assert.equal(head.status, 200);
+    assert.ok(head.offset > 0 && head.offset < bytes.length, `offset ${head.offset}`);
+    const rest = await tusPatch(created.location, bytes, head.offset, 0).response;
+    assert.equal(rest.status, 204, rest.body);
+    await assertReadyWith(api, asset.id, file);
+    await until("the tus upload's files to be removed", async () => tusFiles(asset.id).length === 0);
+  });
+
+  test("an abandoned tus upload frees the asset after the lease: a PUT to the same URL takes over and its parts are removed", async () => {
+    const { url, tusEndpoint, asset } = (await api.post("asset/request-upload", { name: "tus abandoned" })).body;
+    const created = await tusCreate(tusEndpoint, bytes.length);
+    assert.equal(created.status, 201, created.body);
+    const patch = tusPatch(created.location, bytes, 0);
+    await until("bytes to arrive", async () => tusReceived(created.location) > 0);
+    patch.cut();
+    assert.ok(tusFiles(asset.id).length > 0);
+
+    // Left alone, the asset waits again and the tus upload stays resumable.
+    await until("the asset to be free", async () => (await phaseOf(api, asset.id)) === "waiting", (LEASE_S + 10) * 1000);
+    assert.equal((await tusOffset(created.location)).status, 200);
+
+    // Another upload takes over: the tus upload ends and its parts go.
+    const put = await putFile(url, file);
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    await assertReadyWith(api, asset.id, file);
+    assert.deepEqual(tusFiles(asset.id), []);
+    assert.equal((await tusOffset(created.location)).status, 404);
+  });
+});
