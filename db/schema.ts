@@ -207,8 +207,12 @@ export const assets = pgTable(
     createdAt: createdAt(),
     /** DELETE hides the asset from the API; its playback and download URLs keep working. */
     deletedAt: ms("deleted_at"),
+    /** The upload (a PUT, or a tus upload's id) that holds the asset while it is `uploading`. */
+    uploadClaim: text("upload_claim"),
+    /** The claim lapses at this time unless bytes keep arriving (UPLOAD_LEASE_S). */
+    uploadLeaseUntil: ms("upload_lease_until"),
   },
-  (t) => [index("assets_user_idx").on(t.userId, t.createdAt, t.id)],
+  (t) => [index("assets_user_idx").on(t.userId, t.createdAt, t.id), index("assets_upload_lease_idx").on(t.uploadLeaseUntil)],
 );
 
 export const tasks = pgTable(

@@ -40,6 +40,11 @@ const ConfigSchema = z.object({
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(10 * 1024 ** 3),
   /** How long a pre-signed upload URL works. */
   UPLOAD_URL_TTL_S: z.coerce.number().int().min(60).max(7 * 86_400).default(86_400),
+  /**
+   * How long an upload holds its asset without a byte arriving: a stalled,
+   * disconnected or crashed upload frees the asset (and its parts) after this.
+   */
+  UPLOAD_LEASE_S: z.coerce.number().int().min(1).max(3600).default(30),
   S3_ENDPOINT: z.url({ message: "must be the S3 API URL, e.g. https://s3.us-east-1.amazonaws.com" }).optional(),
   S3_BUCKET: z.string().min(1).optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),

@@ -4,6 +4,7 @@ import { downloadSource, SourceRejected } from "@/lib/assets/import";
 import { failAsset, inspectSource, makePlayable } from "@/lib/assets/pipeline";
 import { claimUpload } from "@/lib/assets/service";
 import { startProcessing, watchForUpload } from "@/lib/assets/upload";
+import { newId } from "@/lib/ids";
 import { unseal } from "@/lib/secrets";
 import { updateTask } from "@/lib/tasks/service";
 import { inngest } from "../client";
@@ -87,7 +88,8 @@ export const awaitUpload = inngest.createFunction(
       if (!dense) await step.sleep(`wait ${round + 1}`, "10m");
     }
     await step.run("start processing", async () => {
-      if (await claimUpload(assetId)) await startProcessing(assetId);
+      const claim = newId();
+      if (await claimUpload(assetId, claim)) await startProcessing(assetId, claim);
     });
     return { upload: "arrived" };
   },

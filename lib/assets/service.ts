@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, gte, isNull, lt, or } from "drizzle-orm";
 import { db } from "@/db/client";
 import { assets, tasks } from "@/db/schema";
 import { compact } from "@/lib/api/compact";
@@ -122,24 +122,61 @@ export async function updateAsset(assetId: string, change: AssetChange, onlyFrom
 }
 
 /**
- * Claims a waiting asset for one upload (PUT or tus): a second upload to the same
- * asset is refused rather than mixed with the first.
+ * An upload holds its asset with a claim (the PUT's or tus upload's id) under a
+ * lease of UPLOAD_LEASE_S that bytes arriving renew: a second upload to the same
+ * asset is refused rather than mixed with the first, while one that stalled,
+ * disconnected or died with its process frees the asset when its lease lapses.
  */
-export async function claimUpload(assetId: string): Promise<AssetRow | undefined> {
+const leaseMs = () => config().UPLOAD_LEASE_S * 1000;
+
+/** Claims that no longer hold their asset (null: claimed before leases existed). */
+const lapsed = (now: number) => and(eq(assets.phase, "uploading"), or(isNull(assets.uploadLeaseUntil), lt(assets.uploadLeaseUntil, now)));
+
+/** Takes a waiting asset, or one whose upload's lease lapsed, for the upload `claim`. */
+export async function claimUpload(assetId: string, claim: string): Promise<AssetRow | undefined> {
+  const now = Date.now();
   const [row] = await db()
     .update(assets)
-    .set({ phase: "uploading", updatedAt: Date.now() })
-    .where(and(eq(assets.id, assetId), eq(assets.phase, "waiting"), isNull(assets.deletedAt)))
+    .set({ phase: "uploading", uploadClaim: claim, uploadLeaseUntil: now + leaseMs(), updatedAt: now })
+    .where(and(eq(assets.id, assetId), isNull(assets.deletedAt), or(eq(assets.phase, "waiting"), lapsed(now))))
     .returning();
   return row;
 }
 
+/** Extends a live claim; false once it has lapsed or the asset was taken over or deleted. */
+export async function renewUpload(assetId: string, claim: string): Promise<boolean> {
+  const now = Date.now();
+  const renewed = await db()
+    .update(assets)
+    .set({ uploadLeaseUntil: now + leaseMs() })
+    .where(
+      and(eq(assets.id, assetId), isNull(assets.deletedAt), eq(assets.phase, "uploading"), eq(assets.uploadClaim, claim), gte(assets.uploadLeaseUntil, now)),
+    )
+    .returning({ id: assets.id });
+  return renewed.length > 0;
+}
+
 /** An upload that broke off: the asset waits for another try with the same URL. */
-export async function releaseUpload(assetId: string): Promise<void> {
+export async function releaseUpload(assetId: string, claim: string | null): Promise<void> {
   await db()
     .update(assets)
-    .set({ phase: "waiting", updatedAt: Date.now() })
-    .where(and(eq(assets.id, assetId), eq(assets.phase, "uploading")));
+    .set({ phase: "waiting", uploadClaim: null, uploadLeaseUntil: null, updatedAt: Date.now() })
+    .where(and(eq(assets.id, assetId), eq(assets.phase, "uploading"), claim === null ? isNull(assets.uploadClaim) : eq(assets.uploadClaim, claim)));
+}
+
+/** The claim's file is stored: the asset moves on to processing. False if the claim was lost. */
+export async function finishUpload(assetId: string, claim: string, progress: number): Promise<boolean> {
+  const done = await db()
+    .update(assets)
+    .set({ phase: "processing", progress, errorMessage: null, uploadClaim: null, uploadLeaseUntil: null, updatedAt: Date.now() })
+    .where(and(eq(assets.id, assetId), eq(assets.phase, "uploading"), eq(assets.uploadClaim, claim)))
+    .returning({ id: assets.id });
+  return done.length > 0;
+}
+
+/** Uploads whose lease lapsed: their process died, or their client stalled or went away. */
+export async function lapsedUploads(now = Date.now()): Promise<AssetRow[]> {
+  return db().select().from(assets).where(lapsed(now));
 }
 
 export async function assetById(assetId: string) {

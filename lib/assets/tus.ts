@@ -1,38 +1,37 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { FileStore } from "@tus/file-store";
+import { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { Server } from "@tus/server";
 import { ApiError } from "@/lib/api/errors";
 import { config } from "@/lib/config";
 import { publicOrigin } from "@/lib/origin";
-import { claimForUpload, receiveUpload } from "./upload";
+import { releaseUpload, renewUpload } from "./service";
+import { assetOfTusUpload, tusStore } from "./tus-store";
+import { claimForUpload, receiveTusUpload, UploadLease } from "./upload";
 import { verifyUploadToken } from "./upload-token";
 
 export const TUS_PATH = "/api/asset/upload/tus";
 
-/** "<assetId>.<128 random bits>": the upload's URL is its permission after creation. */
-const UPLOAD_ID = /^([\w-]{1,64})\.[0-9a-f]{32}$/;
-
 /** tus-server answers errors it is given in this shape. */
 const refuse = (status: number, message: string) => ({ status_code: status, body: JSON.stringify({ errors: [message] }) });
+
+/** The lease kept by each request that carries bytes, for the hooks that learn its upload. */
+const leases = new WeakMap<Request, UploadLease>();
 
 let server: Server | undefined;
 
 /**
  * Resumable uploads (tus 1.0) for the same assets as the pre-signed URL: the
  * creation POST carries the request-upload token, later requests the upload's
- * unguessable URL. Parts land on local disk (DATA_DIR/tus); a finished upload
- * streams into the object store like a PUT and processing starts.
+ * unguessable URL. A tus upload holds its asset as a PUT does, under a lease
+ * that its bytes renew (each PATCH takes the asset again if it is free); once
+ * the lease lapses another upload may take the asset over, which removes this
+ * one. A finished upload streams into the object store and processing starts.
  */
-export function tusServer(): Server {
+function tusServer(): Server {
   if (server) return server;
-  const directory = path.join(config().dataDir, "tus");
-  fs.mkdirSync(directory, { recursive: true });
-  const datastore = new FileStore({ directory });
   server = new Server({
     path: TUS_PATH,
-    datastore,
+    datastore: tusStore(),
     maxSize: config().MAX_UPLOAD_BYTES,
     generateUrl: (_req, { id }) => `${publicOrigin()}${TUS_PATH}/${id}`,
     namingFunction: (req) => {
@@ -41,23 +40,53 @@ export function tusServer(): Server {
       return `${token.assetId}.${randomBytes(16).toString("hex")}`;
     },
     onIncomingRequest: async (req, id) => {
-      if (req.method !== "POST" && !UPLOAD_ID.test(id)) throw refuse(404, "no such upload");
+      if (req.method === "POST") return;
+      const assetId = assetOfTusUpload(id);
+      if (!assetId) throw refuse(404, "no such upload");
+      if (req.method === "PATCH") await asTusError(() => holdForPatch(req, assetId, id));
+      if (req.method === "DELETE") await releaseUpload(assetId, id);
     },
-    onUploadCreate: async (_req, upload) => {
-      await asTusError(() => claimForUpload(assetOf(upload.id)));
+    onUploadCreate: async (req, upload) => {
+      const assetId = assetOfTusUpload(upload.id)!;
+      await asTusError(() => claimForUpload(assetId, upload.id));
+      leases.get(req)?.hold(assetId, upload.id);
       return {};
     },
     onUploadFinish: async (_req, upload) => {
-      const file = path.join(directory, upload.id);
-      await asTusError(() => receiveUpload(assetOf(upload.id), fs.createReadStream(file)));
-      await datastore.remove(upload.id);
+      await asTusError(() => receiveTusUpload(assetOfTusUpload(upload.id)!, upload.id));
       return {};
+    },
+    // A body ended by its lease (stalled, or the asset lost) says why, not tus's generic abort.
+    onResponseError: (req) => {
+      const failure = leases.get(req)?.failure;
+      if (failure) return refuse(failure.status, failure.messages.join("; "));
     },
   });
   return server;
 }
 
-const assetOf = (uploadId: string) => UPLOAD_ID.exec(uploadId)![1];
+/** A PATCH keeps its upload's claim, or takes the asset again if no other upload holds it. */
+async function holdForPatch(req: Request, assetId: string, uploadId: string) {
+  // An upload that lost its asset was removed: answer 404 before touching the asset.
+  await tusStore().getUpload(uploadId);
+  if (!(await renewUpload(assetId, uploadId))) await claimForUpload(assetId, uploadId);
+  leases.get(req)?.hold(assetId, uploadId);
+}
+
+/** Requests with bytes (PATCH, a POST with its first bytes) stream through their upload's lease. */
+export function handleTus(req: Request): Promise<Response> {
+  const carriesBytes = req.method === "PATCH" || (req.method === "POST" && req.headers.get("content-type") === "application/offset+octet-stream");
+  if (!carriesBytes || !req.body) return tusServer().handleWeb(req);
+  const lease = new UploadLease();
+  const leased = new Request(req.url, {
+    method: req.method,
+    headers: req.headers,
+    body: NodeReadableStream.from(lease.watch(req.body as NodeReadableStream<Uint8Array>)) as ReadableStream<Uint8Array>,
+    duplex: "half",
+  } as RequestInit);
+  leases.set(leased, lease);
+  return tusServer().handleWeb(leased);
+}
 
 async function asTusError(fn: () => Promise<unknown>) {
   try {

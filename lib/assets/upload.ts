@@ -1,16 +1,21 @@
-import type { Readable } from "node:stream";
+import fs from "node:fs";
+import { Readable } from "node:stream";
+import type { ReadableStream } from "node:stream/web";
 import { and, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { tasks } from "@/db/schema";
 import { ApiError } from "@/lib/api/errors";
 import { config } from "@/lib/config";
+import { newId } from "@/lib/ids";
 import { emit } from "@/lib/jobs/emit";
 import { objects } from "@/lib/storage";
+import { updateTask } from "@/lib/tasks/service";
 import { ASSET_SOURCE_STORED } from "./events";
 import { TooLargeError } from "./hashing";
 import { sourceKey } from "./keys";
-import { sourceArrived, storeSource } from "./pipeline";
-import { assetById, claimUpload, releaseUpload, type AssetRow } from "./service";
+import { storeSource } from "./pipeline";
+import { assetById, claimUpload, finishUpload, lapsedUploads, releaseUpload, renewUpload, type AssetRow } from "./service";
+import { assetOfTusUpload, removeTusUpload, removeTusUploadsOf, tusStore, tusUploadFile, tusUploadIds } from "./tus-store";
 
 /** The import task that request-upload made with the asset. */
 export async function uploadTaskOf(assetId: string): Promise<string | undefined> {
@@ -18,36 +23,196 @@ export async function uploadTaskOf(assetId: string): Promise<string | undefined>
   return task?.id;
 }
 
-/** Claims the asset for an upload, or says clearly why it cannot take one. */
-export async function claimForUpload(assetId: string): Promise<AssetRow> {
-  const claimed = await claimUpload(assetId);
-  if (claimed) return claimed;
+const leaseMs = () => config().UPLOAD_LEASE_S * 1000;
+
+/**
+ * Claims the asset for an upload (`claim`: a new id for a PUT, the upload's id
+ * for tus), or says clearly why it cannot take one. Whatever uploads that lost
+ * the asset left behind goes: none of them can still be writing.
+ */
+export async function claimForUpload(assetId: string, claim = newId()): Promise<string> {
+  if (await claimUpload(assetId, claim)) {
+    await removeAbandoned(assetId, claim);
+    return claim;
+  }
   const asset = await assetById(assetId);
   if (!asset || asset.deletedAt) throw new ApiError(404, ["asset not found"]);
-  const why = asset.phase === "uploading" ? "an upload to this asset is already in progress" : `this asset already has its file (phase: ${asset.phase})`;
-  throw new ApiError(409, [why]);
+  if (asset.phase !== "uploading") throw new ApiError(409, [`this asset already has its file (phase: ${asset.phase})`]);
+  const wait = Math.max(1, Math.ceil(((asset.uploadLeaseUntil ?? 0) - Date.now()) / 1000));
+  throw new ApiError(
+    409,
+    [`an upload to this asset is already in progress; if it was interrupted, the asset is free again after ${config().UPLOAD_LEASE_S} s without data`],
+    { "retry-after": String(wait) },
+  );
+}
+
+async function removeAbandoned(assetId: string, claim: string) {
+  await objects().removeUnfinished(sourceKey(assetId), new Date());
+  await removeTusUploadsOf(assetId, claim);
+}
+
+class LeaseLost extends Error {}
+class UploadStalled extends Error {}
+
+/**
+ * An upload's hold on its asset while its bytes stream in: the claim is renewed
+ * as bytes arrive (every third of a lease), checked once more after the last
+ * one, so that an upload that lost the asset never replaces another's file,
+ * and the upload is ended when no byte came for a whole lease (its client
+ * stalled or vanished: by then another upload may have the asset).
+ */
+export class UploadLease {
+  private held?: { assetId: string; claim: string };
+  private renewedAt = Date.now();
+  /** Why the upload was ended, for the answer to its request. */
+  failure?: ApiError;
+
+  constructor(assetId?: string, claim?: string) {
+    if (assetId && claim) this.hold(assetId, claim);
+  }
+
+  /** For tus, whose upload is known only once its request is under way. */
+  hold(assetId: string, claim: string) {
+    this.held = { assetId, claim };
+    this.renewedAt = Date.now();
+  }
+
+  /** The body's bytes, read only as fast as they are consumed. */
+  async *watch(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await this.within(reader.read());
+        if (done) break;
+        if (Date.now() - this.renewedAt >= leaseMs() / 3) await this.renew();
+        yield value;
+      }
+      await this.renew();
+    } catch (err) {
+      if (err instanceof LeaseLost) {
+        this.failure = new ApiError(409, [`this upload sent no data for more than ${config().UPLOAD_LEASE_S} s and lost the asset, or the asset was deleted: send the file again`]);
+      } else if (err instanceof UploadStalled) {
+        this.failure = new ApiError(408, [`no data for ${config().UPLOAD_LEASE_S} s: the upload was stopped; send the file again`]);
+      }
+      throw this.failure ?? err;
+    } finally {
+      // A body not read to its end (a stall, a failure downstream) is abandoned.
+      reader.cancel().catch(() => {});
+    }
+  }
+
+  private async renew() {
+    if (!this.held) return;
+    if (!(await renewUpload(this.held.assetId, this.held.claim))) throw new LeaseLost();
+    this.renewedAt = Date.now();
+  }
+
+  private async within<T>(read: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new UploadStalled()), leaseMs())));
+    try {
+      return await Promise.race([read, stalled]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }
 
 /**
  * The body of an upload (PUT to the pre-signed URL, or a finished tus upload)
- * for a claimed asset: streamed into the store with its hashes, then processing
- * starts. A broken-off upload frees the asset for another try.
+ * for the asset its claim holds: streamed into the store with its hashes while
+ * the claim is kept, then processing starts. An upload that breaks off frees
+ * the asset for another try with the same URL.
  */
-export async function receiveUpload(assetId: string, body: Readable): Promise<void> {
+export async function receiveUpload(assetId: string, claim: string, body: ReadableStream<Uint8Array>): Promise<void> {
+  const lease = new UploadLease(assetId, claim);
   try {
-    await storeSource(assetId, body);
+    await storeSource(assetId, Readable.from(lease.watch(body), { objectMode: false }));
   } catch (err) {
-    await releaseUpload(assetId);
+    await releaseUpload(assetId, claim);
     if (err instanceof TooLargeError) throw new ApiError(413, [`the file is larger than the limit of ${config().MAX_UPLOAD_BYTES} bytes`]);
     throw err;
   }
-  await startProcessing(assetId);
+  await startProcessing(assetId, claim);
 }
 
-export async function startProcessing(assetId: string): Promise<void> {
+/** A finished tus upload: its file goes to the asset's storage, and its parts go. */
+export async function receiveTusUpload(assetId: string, uploadId: string): Promise<void> {
+  const file = Readable.toWeb(fs.createReadStream(tusUploadFile(uploadId))) as ReadableStream<Uint8Array>;
+  await receiveUpload(assetId, uploadId, file);
+  await removeTusUpload(uploadId);
+}
+
+/** The file is in the store: processing starts, and the claim gives way to it. */
+export async function startProcessing(assetId: string, claim: string): Promise<void> {
   const taskId = await uploadTaskOf(assetId);
-  await sourceArrived(assetId, taskId, 0.1);
-  await emit({ name: ASSET_SOURCE_STORED, data: { assetId, taskId } });
+  // The event first, with an id of its own: once it is stored, the file is processed even if this process dies now.
+  await emit({ id: `${ASSET_SOURCE_STORED}:${assetId}`, name: ASSET_SOURCE_STORED, data: { assetId, taskId } });
+  if ((await finishUpload(assetId, claim, 0.1)) && taskId) await updateTask(taskId, { phase: "running", progress: 0.1 });
+}
+
+/**
+ * Frees what interrupted uploads hold, with nobody retrying: assets whose
+ * upload's lease lapsed wait again (or go on to processing if their file was
+ * stored before the process died), the parts of dead PUTs are removed, and so
+ * are tus uploads that expired, lost their asset, or whose asset has its file.
+ * Paused tus uploads stay resumable.
+ */
+export async function sweepUploads(now = Date.now()): Promise<void> {
+  for (const asset of await lapsedUploads(now)) await logged(asset.id, () => sweepLapsedUpload(asset, now));
+  for (const id of await tusUploadIds()) await logged(id, () => sweepTusUpload(id, now));
+}
+
+/** One upload's trouble does not hold up the others; the next sweep tries again. */
+async function logged(what: string, sweep: () => Promise<void>) {
+  await sweep().catch((err) => console.error(`sweeping the upload ${what} failed:`, err));
+}
+
+async function sweepLapsedUpload(asset: AssetRow, now: number) {
+  if (asset.files?.source) {
+    // Stored, and the process died before processing started.
+    const claim = newId();
+    if (await claimUpload(asset.id, claim)) await startProcessing(asset.id, claim);
+    return;
+  }
+  // Parts last written before the lease lapsed are the dead upload's; a newer claim's are newer.
+  await objects().removeUnfinished(sourceKey(asset.id), new Date(asset.uploadLeaseUntil ?? now));
+  await releaseUpload(asset.id, asset.uploadClaim);
+}
+
+async function sweepTusUpload(id: string, now: number) {
+  const upload = await tusStore().getUpload(id).catch(() => undefined);
+  if (!upload) {
+    // Half of an upload (a crash between its two files), unless it is being created right now.
+    const stat = await fs.promises.stat(tusUploadFile(id)).catch(() => fs.promises.stat(`${tusUploadFile(id)}.json`).catch(() => undefined));
+    if (!stat || stat.mtimeMs < now - leaseMs()) await removeTusUpload(id);
+    return;
+  }
+  const assetId = assetOfTusUpload(id)!;
+  const asset = await assetById(assetId);
+  const lapsed = !asset?.uploadLeaseUntil || asset.uploadLeaseUntil < now;
+  if (asset?.phase === "uploading" && asset.uploadClaim === id && !lapsed) return; // streaming, or moving to storage
+  const free = asset && !asset.deletedAt && (asset.phase === "waiting" || (asset.phase === "uploading" && lapsed));
+  const expired = new Date(upload.creation_date!).getTime() + tusStore().getExpiration() < now;
+  if (!free || expired) return removeTusUpload(id);
+  // Complete, but the process died while moving it to storage: finish what it started.
+  if (upload.offset === upload.size && (await claimUpload(assetId, id))) await receiveTusUpload(assetId, id);
+}
+
+/** Sweeps now and then every lease, in the app's process (the tus parts are on its disk). */
+export function startUploadSweeper(): () => void {
+  let sweeping = false;
+  const sweep = async () => {
+    if (sweeping) return;
+    sweeping = true;
+    await sweepUploads()
+      .catch((err) => console.error("sweeping interrupted uploads failed:", err))
+      .finally(() => (sweeping = false));
+  };
+  void sweep();
+  const timer = setInterval(sweep, leaseMs());
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 const POLL_MS = 1000;
@@ -63,8 +228,10 @@ export async function watchForUpload(assetId: string, expiresAt: number, forMs: 
   for (;;) {
     const asset = await assetById(assetId);
     // Deleted, or the file came through the app's own URLs (tus) instead.
-    if (!asset || asset.deletedAt || asset.phase !== "waiting") return "gone";
-    if (await objects().stat(sourceKey(assetId))) return "arrived";
+    if (!asset || asset.deletedAt || (asset.phase !== "waiting" && asset.phase !== "uploading")) return "gone";
+    // While a tus upload holds the asset its file will replace this one; if it breaks off, this one counts.
+    const held = asset.phase === "uploading" && (asset.uploadLeaseUntil ?? 0) >= Date.now();
+    if (!held && (await objects().stat(sourceKey(assetId)))) return "arrived";
     if (Date.now() > expiresAt) return "expired";
     if (Date.now() >= until) return "waiting";
     await new Promise((r) => setTimeout(r, POLL_MS));

@@ -5,6 +5,8 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ByteRange, ObjectInfo, ObjectStore } from "./types";
 
+/** A write in progress: "<object file>.<12 hex digits>.part", renamed once complete. */
+const PART = /\.[0-9a-f]{12}\.part$/;
 const SAFE_KEY = /^[\w.-]+(\/[\w.-]+)*$/;
 
 /** Objects as files under one folder; a write goes to a temporary name and is renamed when complete. */
@@ -44,6 +46,17 @@ export class LocalStore implements ObjectStore {
   async stat(key: string): Promise<ObjectInfo | undefined> {
     const stat = await fs.promises.stat(this.file(key)).catch(() => undefined);
     return stat?.isFile() ? { size: stat.size, modifiedAt: stat.mtime } : undefined;
+  }
+
+  async removeUnfinished(key: string, olderThan: Date): Promise<void> {
+    const file = this.file(key);
+    const names = await fs.promises.readdir(path.dirname(file)).catch(() => []);
+    const unfinished = names.filter((n) => PART.test(n) && n.replace(PART, "") === path.basename(file));
+    for (const name of unfinished) {
+      const part = path.join(path.dirname(file), name);
+      const stat = await fs.promises.stat(part).catch(() => undefined);
+      if (stat && stat.mtime < olderThan) await fs.promises.rm(part, { force: true });
+    }
   }
 
   async removePrefix(prefix: string): Promise<void> {

@@ -71,6 +71,13 @@ export class S3Store implements ObjectStore {
     }
   }
 
+  /**
+   * An S3 object appears only when its upload completes; the parts of a
+   * multipart upload cut off by a crash are left to the bucket's lifecycle rule
+   * (AbortIncompleteMultipartUpload), which S3 applies without listing them.
+   */
+  async removeUnfinished(): Promise<void> {}
+
   async removePrefix(prefix: string): Promise<void> {
     let token: string | undefined;
     do {

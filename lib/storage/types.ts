@@ -22,6 +22,11 @@ export interface ObjectStore {
   write(key: string, body: Readable, opts?: { contentType?: string }): Promise<number>;
   read(key: string, range?: ByteRange): Promise<Readable>;
   stat(key: string): Promise<ObjectInfo | undefined>;
+  /**
+   * Removes what writes to `key` that never completed left behind (a process
+   * killed mid-write), when last touched before `olderThan`.
+   */
+  removeUnfinished(key: string, olderThan: Date): Promise<void>;
   /** Removes every object whose key starts with the prefix. */
   removePrefix(prefix: string): Promise<void>;
   /** The object as a file on this machine, when the store is local disk. */

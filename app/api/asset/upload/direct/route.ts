@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import type { ReadableStream } from "node:stream/web";
 import { preflight, UPLOAD_CORS, withCors } from "@/lib/api/cors";
 import { ApiError } from "@/lib/api/errors";
 import { route } from "@/lib/api/route";
@@ -9,8 +9,8 @@ import { verifyUploadToken } from "@/lib/assets/upload-token";
 
 /**
  * PUT <the url from request-upload>: the raw file, no API key (the signed token
- * in the URL is the permission, for one asset until it expires). The body
- * streams to storage; nothing holds it in memory.
+ * in the URL is the permission, for one asset until it expires or an upload
+ * to it completes). The body streams to storage; nothing holds it in memory.
  */
 export const PUT = withCors(
   route({ auth: "none" }, async ({ req }) => {
@@ -19,8 +19,8 @@ export const PUT = withCors(
     const limit = config().MAX_UPLOAD_BYTES;
     if (Number(req.headers.get("content-length") ?? 0) > limit) throw new ApiError(413, [`the file is larger than the limit of ${limit} bytes`]);
     if (!req.body) throw new ApiError(400, ["the request has no body: PUT the file as the body"]);
-    await claimForUpload(token.assetId);
-    await receiveUpload(token.assetId, Readable.fromWeb(req.body as import("node:stream/web").ReadableStream));
+    const claim = await claimForUpload(token.assetId);
+    await receiveUpload(token.assetId, claim, req.body as ReadableStream<Uint8Array>);
     return { asset: serializeAsset((await assetById(token.assetId))!) };
   }),
   UPLOAD_CORS,
