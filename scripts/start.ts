@@ -3,6 +3,7 @@ import { usePrivateDataDir } from "@/lib/data-dir";
 import type { AddressInfo } from "node:net";
 import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
+import { startUploadSweeper } from "@/lib/assets/upload";
 import { config } from "@/lib/config";
 import { usesInngestServer } from "@/lib/jobs/mode";
 import { startBackgroundWork } from "@/lib/jobs/start";
@@ -60,6 +61,9 @@ async function main() {
     );
   }
 
+  // Here, not in a job worker: tus uploads keep their parts on this process's disk.
+  const stopUploadSweeper = startUploadSweeper();
+
   const { default: next } = await import("next");
   // Without the port, Next.js builds request URLs as http://localhost:3000 whatever it listens on.
   const app = next({ dev: false, dir: process.cwd(), port });
@@ -72,6 +76,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: shutting down`);
+    stopUploadSweeper();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await Promise.all(children.map((c) => c.stop()));
