@@ -19,6 +19,8 @@ import { digestOf, download, makeMedia, putFile, settled, tmpDir } from "./suppo
  * These tests run their own app: the suite's shared app is never killed.
  */
 const LEASE_S = 3;
+/** Upload URLs, and the time a paused tus upload may be resumed: the shortest allowed, so one expires while these tests run. */
+const URL_TTL_S = 60;
 const tmp = tmpDir();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -152,6 +154,7 @@ describe("interrupted uploads", () => {
   let api: Api;
   let file: string;
   let bytes: Buffer;
+  let pausedForGood: { assetId: string; location: string; expiresAt: number };
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-interrupted-"));
     env = {
@@ -163,12 +166,20 @@ describe("interrupted uploads", () => {
       HOST: "127.0.0.1",
       MEDIA_NODE: "false",
       UPLOAD_LEASE_S: String(LEASE_S),
+      UPLOAD_URL_TTL_S: String(URL_TTL_S),
     };
     app = await startAppProcess(env);
     api = await newAccount(app.url);
     // Several MiB: at 640 KiB/s a slow client is still sending when it is cut.
     file = await makeMedia(tmp, "mp4", { seconds: 10, size: "1280x720" });
     bytes = fs.readFileSync(file);
+
+    // Paused for good: the last test sees it expire while the others run.
+    const { tusEndpoint, asset } = (await api.post("asset/request-upload", { name: "paused for good" })).body;
+    const created = await tusCreate(tusEndpoint, bytes.length);
+    const sent = await tusPatch(created.location, bytes.subarray(0, 1024 * 1024), 0, 0).response;
+    assert.equal(sent.status, 204, sent.body);
+    pausedForGood = { assetId: asset.id, location: created.location, expiresAt: Date.parse(created.expires!) };
   });
   after(async () => {
     killTree(app.child.pid!);
@@ -233,7 +244,7 @@ describe("interrupted uploads", () => {
     assert.equal(created.status, 201, created.body);
     // Resumable for as long as an upload URL lives, and the client is told until when.
     const expires = Date.parse(created.expires!) - Date.now();
-    assert.ok(Math.abs(expires - 86_400_000) < 60_000, `Upload-Expires ${created.expires}`);
+    assert.ok(Math.abs(expires - URL_TTL_S * 1000) < 5000, `Upload-Expires ${created.expires}`);
     const patch = tusPatch(created.location, bytes, 0);
     await until("bytes to arrive", async () => tusReceived(created.location) > 0);
     await sleep((LEASE_S + 2) * 1000);
@@ -264,6 +275,7 @@ describe("interrupted uploads", () => {
     // Left alone, the asset waits again and the tus upload stays resumable.
     await until("the asset to be free", async () => (await phaseOf(api, asset.id)) === "waiting", (LEASE_S + 10) * 1000);
     assert.equal((await tusOffset(created.location)).status, 200);
+    assert.ok(tusFiles(pausedForGood.assetId).length > 0, "paused uploads outlive their lease and restarts until they expire");
 
     // Another upload takes over: the tus upload ends and its parts go.
     const put = await putFile(url, file);
@@ -271,5 +283,33 @@ describe("interrupted uploads", () => {
     await assertReadyWith(api, asset.id, file);
     assert.deepEqual(tusFiles(asset.id), []);
     assert.equal((await tusOffset(created.location)).status, 404);
+  });
+  test("an app killed while it processes an upload finishes it after the restart", async () => {
+    const { url, asset } = (await api.post("asset/request-upload", { name: "killed while processing" })).body;
+    assert.equal((await putFile(url, file)).status, 200);
+    // Mid-way through making it playable: its scratch folder exists.
+    const work = path.join(dataDir, "work");
+    await until("processing to be under way", async () => fs.existsSync(work) && fs.readdirSync(work).some((d) => d.startsWith(asset.id)), 30_000, 10);
+    await crashAndRestart();
+    await assertReadyWith(api, asset.id, file);
+    assert.deepEqual(parts(asset.id), []);
+    assert.deepEqual(fs.readdirSync(work).filter((d) => d.startsWith(asset.id)), [], "the killed run's scratch folder is gone");
+  });
+
+  test("a tus upload whose asset was deleted is removed without anyone asking", async () => {
+    const { tusEndpoint, asset } = (await api.post("asset/request-upload", { name: "deleted mid-upload" })).body;
+    const created = await tusCreate(tusEndpoint, bytes.length);
+    assert.equal((await tusPatch(created.location, bytes.subarray(0, 512 * 1024), 0, 0).response).status, 204);
+    assert.equal((await api.delete(`asset/${asset.id}`)).status, 204);
+    await until("the tus upload's files to be removed", async () => tusFiles(asset.id).length === 0, (LEASE_S + 10) * 1000);
+    assert.equal((await tusOffset(created.location)).status, 404);
+  });
+
+  test("a tus upload paused past its expiry is removed without anyone asking", async () => {
+    const { assetId, location, expiresAt } = pausedForGood;
+    await until("the expired tus upload's files to be removed", async () => tusFiles(assetId).length === 0, Math.max(0, expiresAt - Date.now()) + (LEASE_S + 10) * 1000);
+    assert.ok(Date.now() >= expiresAt, "not before it expired");
+    assert.equal((await tusOffset(location)).status, 404);
+    assert.equal(await phaseOf(api, assetId), "waiting");
   });
 });

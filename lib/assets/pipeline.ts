@@ -70,7 +70,12 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
   if (!asset || asset.phase === "ready") return;
   const store = objects();
   const input = await store.mediaInput(sourceKey(assetId));
-  const work = path.join(config().dataDir, "work", `${assetId}-${randomBytes(4).toString("hex")}`);
+  const scratch = path.join(config().dataDir, "work");
+  // A run of this step killed mid-way left its folder; this step never runs twice at once.
+  for (const stale of (await fs.promises.readdir(scratch).catch(() => [])).filter((d) => d.startsWith(`${assetId}-`))) {
+    await fs.promises.rm(path.join(scratch, stale), { recursive: true, force: true });
+  }
+  const work = path.join(scratch, `${assetId}-${randomBytes(4).toString("hex")}`);
   await fs.promises.mkdir(work, { recursive: true });
   try {
     const duration = (asset.videoSpec as VideoSpec | null)?.duration ?? 0;
