@@ -80,9 +80,20 @@ export class UploadLease {
   /** The body's bytes, read only as fast as they are consumed. */
   async *watch(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
     const reader = body.getReader();
+    // Only time spent waiting for the client counts, not time its bytes wait for the disk.
+    let waitingSince = 0;
+    let stalled = false;
+    const stallCheck = setInterval(() => {
+      if (!waitingSince || Date.now() - waitingSince < leaseMs()) return;
+      stalled = true;
+      reader.cancel().catch(() => {}); // ends the pending read
+    }, Math.min(1000, leaseMs() / 3));
     try {
       for (;;) {
-        const { done, value } = await this.within(reader.read());
+        waitingSince = Date.now();
+        const { done, value } = await reader.read();
+        waitingSince = 0;
+        if (stalled) throw new UploadStalled();
         if (done) break;
         if (Date.now() - this.renewedAt >= leaseMs() / 3) await this.renew();
         yield value;
@@ -96,6 +107,7 @@ export class UploadLease {
       }
       throw this.failure ?? err;
     } finally {
+      clearInterval(stallCheck);
       // A body not read to its end (a stall, a failure downstream) is abandoned.
       reader.cancel().catch(() => {});
     }
@@ -105,16 +117,6 @@ export class UploadLease {
     if (!this.held) return;
     if (!(await renewUpload(this.held.assetId, this.held.claim))) throw new LeaseLost();
     this.renewedAt = Date.now();
-  }
-
-  private async within<T>(read: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const stalled = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new UploadStalled()), leaseMs())));
-    try {
-      return await Promise.race([read, stalled]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 }
 
@@ -131,7 +133,8 @@ export async function receiveUpload(assetId: string, claim: string, body: Readab
   } catch (err) {
     await releaseUpload(assetId, claim);
     if (err instanceof TooLargeError) throw new ApiError(413, [`the file is larger than the limit of ${config().MAX_UPLOAD_BYTES} bytes`]);
-    throw err;
+    // The store may fail first ("premature close"): the lease knows why.
+    throw lease.failure ?? err;
   }
   await startProcessing(assetId, claim);
 }
