@@ -158,8 +158,8 @@ export async function startProcessing(assetId: string, claim: string): Promise<v
  * Frees what interrupted uploads hold, with nobody retrying: assets whose
  * upload's lease lapsed wait again (or go on to processing if their file was
  * stored before the process died), the parts of dead PUTs are removed, and so
- * are tus uploads that expired, lost their asset, or whose asset has its file.
- * Paused tus uploads stay resumable.
+ * are tus uploads that expired or whose asset is gone or has its file. Paused
+ * tus uploads stay resumable.
  */
 export async function sweepUploads(now = Date.now()): Promise<void> {
   for (const asset of await lapsedUploads(now)) await logged(asset.id, () => sweepLapsedUpload(asset, now));
@@ -172,7 +172,7 @@ async function logged(what: string, sweep: () => Promise<void>) {
 }
 
 async function sweepLapsedUpload(asset: AssetRow, now: number) {
-  if (asset.files?.source) {
+  if (asset.files?.source && !asset.deletedAt) {
     // Stored, and the process died before processing started.
     const claim = newId();
     if (await claimUpload(asset.id, claim)) await startProcessing(asset.id, claim);
@@ -195,9 +195,10 @@ async function sweepTusUpload(id: string, now: number) {
   const asset = await assetById(assetId);
   const lapsed = !asset?.uploadLeaseUntil || asset.uploadLeaseUntil < now;
   if (asset?.phase === "uploading" && asset.uploadClaim === id && !lapsed) return; // streaming, or moving to storage
-  const free = asset && !asset.deletedAt && (asset.phase === "waiting" || (asset.phase === "uploading" && lapsed));
+  // For good: the asset is gone or has its file. (One taken over by another upload was removed by it.)
+  const over = !asset || asset.deletedAt || (asset.phase !== "waiting" && asset.phase !== "uploading");
   const expired = new Date(upload.creation_date!).getTime() + tusStore().getExpiration() < now;
-  if (!free || expired) return removeTusUpload(id);
+  if (over || expired) return removeTusUpload(id);
   // Complete, but the process died while moving it to storage: finish what it started.
   if (upload.offset === upload.size && (await claimUpload(assetId, id))) await receiveTusUpload(assetId, id);
 }
