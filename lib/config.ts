@@ -54,6 +54,8 @@ const ConfigSchema = z.object({
   S3_FORCE_PATH_STYLE: bool.default(true),
   /** A Pinata-compatible pinning API, used when an IPFS export brings pinning credentials. */
   PINNING_API_URL: z.url().default("https://api.pinata.cloud"),
+  /** Tests: check every JSON answer against its operation's declared schema (lib/api/route.ts). */
+  CHECK_RESPONSES: bool.default(false),
 }).superRefine((c, ctx) => {
   const s3 = [c.S3_ENDPOINT, c.S3_BUCKET, c.S3_ACCESS_KEY_ID, c.S3_SECRET_ACCESS_KEY];
   if (s3.some(Boolean) && !s3.every(Boolean)) {

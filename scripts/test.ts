@@ -77,6 +77,8 @@ async function main() {
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     ALLOW_PRIVATE_URLS: "true",
+    // every JSON answer is checked against its operation's declared schema
+    CHECK_RESPONSES: "true",
     RTMP_PORT: String(await freePort()),
     RTMP_HOST: "127.0.0.1",
     // short enough for the reconnect-window tests to see recordings become assets

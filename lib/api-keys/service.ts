@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import { db } from "@/db/client";
 import { apiKeys } from "@/db/schema";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors";
 import { newId, newSecret } from "@/lib/ids";
 import type { ApiKey } from "./schema";
 

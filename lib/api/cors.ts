@@ -1,24 +1,34 @@
 /**
- * Cross-origin access for endpoints browsers call from other sites without
- * credentials (pre-signed uploads): every answer, errors included, carries the
- * headers, or the browser hides the reason from the page.
+ * Cross-origin access, in one place. "public": what players and embeds on any site read
+ * (playback info, media files, the API document). "upload": the pre-signed and tus upload
+ * endpoints that browsers call from other sites without credentials. Every answer, errors
+ * included, carries the headers, or the browser hides the reason from the page.
  */
-export const UPLOAD_CORS = {
-  "access-control-allow-origin": "*",
-  "access-control-allow-methods": "PUT, POST, PATCH, HEAD, OPTIONS, DELETE",
-  "access-control-allow-headers":
-    "content-type, authorization, tus-resumable, upload-length, upload-metadata, upload-offset, upload-defer-length, upload-concat, x-http-method-override, x-requested-with",
-  "access-control-expose-headers": "etag, location, tus-resumable, tus-version, tus-max-size, tus-extension, upload-offset, upload-length, upload-metadata",
-  "access-control-max-age": "86400",
-};
+export const CORS = {
+  public: {
+    "access-control-allow-origin": "*",
+    "access-control-allow-methods": "GET, HEAD, OPTIONS",
+    "access-control-expose-headers": "content-length, content-range",
+  },
+  upload: {
+    "access-control-allow-origin": "*",
+    "access-control-allow-methods": "PUT, POST, PATCH, HEAD, OPTIONS, DELETE",
+    "access-control-allow-headers":
+      "content-type, authorization, tus-resumable, upload-length, upload-metadata, upload-offset, upload-defer-length, upload-concat, x-http-method-override, x-requested-with",
+    "access-control-expose-headers": "etag, location, tus-resumable, tus-version, tus-max-size, tus-extension, upload-offset, upload-length, upload-metadata",
+    "access-control-max-age": "86400",
+  },
+} as const;
 
-export function withCors<A extends unknown[]>(handler: (req: Request, ...rest: A) => Promise<Response>, headers: Record<string, string>) {
-  return async (req: Request, ...rest: A) => {
-    const res = await handler(req, ...rest);
-    const out = new Response(res.body, res);
-    for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
-    return out;
-  };
+export type CorsPolicy = keyof typeof CORS;
+
+/** The answer as it leaves, with the policy's headers (a Response's own headers may be immutable). */
+export function withCorsHeaders(res: Response, policy: CorsPolicy | undefined): Response {
+  if (!policy) return res;
+  const out = new Response(res.body, res);
+  for (const [k, v] of Object.entries(CORS[policy])) out.headers.set(k, v);
+  return out;
 }
 
-export const preflight = (headers: Record<string, string>) => () => new Response(null, { status: 204, headers });
+/** OPTIONS for a route whose operations browsers call from other sites. */
+export const preflight = (policy: CorsPolicy) => () => new Response(null, { status: 204, headers: CORS[policy] });

@@ -1,4 +1,5 @@
 import type { ZodError } from "zod";
+import type { Refusal, RefusalKind } from "@/lib/errors";
 
 /** An error a client caused or may see; it becomes `{"errors": [...]}` with its status. */
 export class ApiError extends Error {
@@ -11,12 +12,19 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string) => new ApiError(400, [message]);
 export const unauthorized = (message: string) =>
   new ApiError(401, [message], { "www-authenticate": 'Bearer realm="castline"' });
-export const forbidden = (message: string) => new ApiError(403, [message]);
-/** Unknown ids and other users' ids look the same, so nobody learns what exists. */
-export const notFound = (what: string) => new ApiError(404, [`${what} not found`]);
+
+/** The status of each kind of refusal the domain says (lib/errors.ts). */
+export const REFUSAL_STATUS: Record<RefusalKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  "not-found": 404,
+  timeout: 408,
+  conflict: 409,
+  "too-large": 413,
+  unavailable: 503,
+};
 
 export function validationError(error: ZodError, where: "body" | "query"): ApiError {
   const messages = error.issues.map((issue) => {
@@ -28,4 +36,9 @@ export function validationError(error: ZodError, where: "body" | "query"): ApiEr
 
 export function errorResponse(status: number, messages: string[], headers: Record<string, string> = {}) {
   return Response.json({ errors: messages }, { status, headers });
+}
+
+export function refusalResponse(refusal: Refusal): Response {
+  const headers: Record<string, string> = refusal.retryAfterS ? { "retry-after": String(refusal.retryAfterS) } : {};
+  return errorResponse(REFUSAL_STATUS[refusal.kind], [refusal.message], headers);
 }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
+import { CORS as POLICIES } from "./cors";
 
 /** Content types of what the app serves from disk. */
 export const CONTENT_TYPES: Record<string, string> = {
@@ -9,7 +10,7 @@ export const CONTENT_TYPES: Record<string, string> = {
   m4s: "video/iso.segment",
 };
 
-const CORS = { "access-control-allow-origin": "*", "access-control-expose-headers": "content-length, content-range" };
+const CORS = POLICIES.public;
 
 export function notFoundResponse() {
   return Response.json({ errors: ["not found"] }, { status: 404, headers: CORS });

@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
-import { badRequest } from "./errors";
+import { invalid } from "@/lib/errors";
 
 /**
  * Lists are newest first and paged by an opaque cursor: the (createdAt, id) of
@@ -42,7 +42,7 @@ interface Keyed {
  */
 export function pageWindow(table: Keyed, page: PageQuery) {
   const position = page.cursor ? decodeCursor(page.cursor) : undefined;
-  if (page.cursor && !position) throw badRequest("cursor is not valid");
+  if (page.cursor && !position) throw invalid("cursor is not valid");
   const after: SQL | undefined = position
     ? or(
         lt(table.createdAt, position.createdAt),

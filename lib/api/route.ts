@@ -2,7 +2,12 @@ import { timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import { auth } from "@/lib/auth";
 import { userIdForApiKey } from "@/lib/api-keys/service";
-import { ApiError, errorResponse, unauthorized, validationError } from "./errors";
+import { config } from "@/lib/config";
+import { withCorsHeaders } from "./cors";
+import { Refusal } from "@/lib/errors";
+import { ApiError, errorResponse, refusalResponse, unauthorized, validationError } from "./errors";
+import type { Operation } from "./operations";
+import type { Page } from "./pagination";
 
 const MAX_JSON_BODY = 1024 * 1024;
 
@@ -10,60 +15,89 @@ export interface Caller {
   userId: string;
 }
 
-interface Spec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
-  body?: B;
-  query?: Q;
-}
-
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+type Output<T> = T extends z.ZodType ? z.input<T> : never;
 
-interface Context<B, Q, A> {
+interface Context<O extends Operation> {
   req: Request;
   params: Record<string, string>;
-  body: B;
-  query: Q;
-  caller: A;
+  body: Infer<O["body"]>;
+  query: Infer<O["query"]>;
+  caller: O["auth"] extends "user" ? Caller : undefined;
 }
 
-type Handler<B, Q, A> = (ctx: Context<B, Q, A>) => Promise<unknown> | unknown;
+/** What a handler answers: what the operation declares (a page of items, a body), or its own Response. */
+type Answer<O extends Operation> = O["paged"] extends true
+  ? Page<Output<O["response"]>>
+  : O["response"] extends z.ZodType
+    ? Output<O["response"]>
+    : O["raw"] extends string
+      ? Response
+      : unknown; // no content: whatever the handler returns is not sent
 
 /**
- * The request pipeline of every /api route: authenticate, parse the body and
- * query with their zod schemas, run the handler, and turn the result or error
- * into a response. A plain value becomes 200 JSON; a Response passes through.
+ * The request pipeline of every /api operation, driven by its declaration (lib/api/operations.ts):
+ * authenticate, parse the body and query with their zod schemas, run the handler, and answer
+ * with the declared status (a page with its Link header, a JSON body, or no content), CORS
+ * headers as declared, and errors as `{"errors": [...]}`.
  */
-/**
- * "user": an API key or a dashboard session is required. "none": public.
- * "media": a media node of this deployment (the MEDIA_SECRET header).
- */
-export function route<
-  A extends "user" | "none" | "media",
-  B extends z.ZodType | undefined = undefined,
-  Q extends z.ZodType | undefined = undefined,
->(spec: Spec<B, Q> & { auth: A }, handler: Handler<Infer<B>, Infer<Q>, A extends "user" ? Caller : undefined>) {
+export function route<O extends Operation>(op: O, handler: (ctx: Context<O>) => Promise<Answer<O>> | Answer<O>) {
   return async (req: Request, ctx: { params: Promise<Record<string, string>> }) => {
+    let res: Response;
     try {
-      if (spec.auth === "media") authenticateMediaNode(req);
-      const caller = (spec.auth === "user" ? await authenticate(req) : undefined) as A extends "user" ? Caller : undefined;
-      const query = (spec.query ? parse(spec.query, searchParams(req), "query") : undefined) as Infer<Q>;
-      const body = (spec.body ? parse(spec.body, await readJson(req), "body") : undefined) as Infer<B>;
+      if (op.auth === "media") authenticateMediaNode(req);
+      const caller = (op.auth === "user" ? await authenticate(req) : undefined) as Context<O>["caller"];
+      const query = (op.query ? parse(op.query, searchParams(req), "query") : undefined) as Context<O>["query"];
+      const body = (op.body ? parse(op.body, await readJson(req), "body") : undefined) as Context<O>["body"];
       const params = (await ctx.params) ?? {};
       // Every id we issue matches this; anything else cannot name an object.
       if (Object.values(params).some((p) => !/^[\w-]{1,128}$/.test(p))) throw new ApiError(404, ["not found"]);
-      const result = await handler({ req, params, body, query, caller });
-      return result instanceof Response ? result : Response.json(result);
+      res = answer(op, req, await handler({ req, params, body, query, caller }));
     } catch (err) {
-      if (err instanceof ApiError) return errorResponse(err.status, err.messages, err.headers);
-      // The client went away mid-request: nobody to answer, nothing went wrong here.
-      if ((err as NodeJS.ErrnoException).code === "ECONNRESET") return new Response(null, { status: 499 });
-      console.error(`${req.method} ${new URL(req.url).pathname} failed:`, err);
-      return errorResponse(500, ["internal error"]);
+      res = failure(req, err);
     }
+    return withCorsHeaders(res, op.cors);
   };
 }
 
-export const created = (value: unknown) => Response.json(value, { status: 201 });
-export const noContent = () => new Response(null, { status: 204 });
+function answer(op: Operation, req: Request, result: unknown): Response {
+  if (result instanceof Response) return result;
+  const headers = new Headers(op.cacheControl ? { "cache-control": op.cacheControl } : undefined);
+  if (!op.response) return new Response(null, { status: op.status, headers });
+  if (op.paged) {
+    const page = result as Page<unknown>;
+    checkResponse(op, page.items);
+    if (page.next) {
+      const next = new URL(req.url);
+      next.searchParams.set("cursor", page.next);
+      headers.set("link", `<${next.pathname}${next.search}>; rel="next"`);
+    }
+    return Response.json(page.items, { status: op.status, headers });
+  }
+  checkResponse(op, [result]);
+  return Response.json(result, { status: op.status, headers });
+}
+
+/**
+ * With CHECK_RESPONSES (the test suite sets it), every JSON answer is checked against its
+ * declared schema, so the OpenAPI document cannot drift from what the API really sends.
+ */
+function checkResponse(op: Operation, values: unknown[]) {
+  if (!config().CHECK_RESPONSES) return;
+  for (const value of values) {
+    const result = op.response!.safeParse(value);
+    if (!result.success) throw new Error(`${op.method} ${op.path} answered outside its declared schema: ${JSON.stringify(result.error.issues.slice(0, 3))}`);
+  }
+}
+
+function failure(req: Request, err: unknown): Response {
+  if (err instanceof Refusal) return refusalResponse(err);
+  if (err instanceof ApiError) return errorResponse(err.status, err.messages, err.headers);
+  // The client went away mid-request: nobody to answer, nothing went wrong here.
+  if ((err as NodeJS.ErrnoException).code === "ECONNRESET") return new Response(null, { status: 499 });
+  console.error(`${req.method} ${new URL(req.url).pathname} failed:`, err);
+  return errorResponse(500, ["internal error"]);
+}
 
 async function authenticate(req: Request): Promise<Caller> {
   const header = req.headers.get("authorization");
@@ -121,13 +155,10 @@ function parse<T extends z.ZodType>(schema: T, input: unknown, where: "body" | "
   return result.data;
 }
 
-/** A list response: the items, and a Link header to the next page when there is one. */
-export function paged(req: Request, page: { items: unknown[]; next?: string }) {
-  const headers = new Headers();
-  if (page.next) {
-    const next = new URL(req.url);
-    next.searchParams.set("cursor", page.next);
-    headers.set("link", `<${next.pathname}${next.search}>; rel="next"`);
-  }
-  return Response.json(page.items, { headers });
+/**
+ * An operation that speaks its own protocol (tus, the OpenAPI document): declared like
+ * every other, answered by its handler as is, with its declared CORS headers.
+ */
+export function rawRoute<A extends unknown[]>(op: Operation, handler: (req: Request, ...rest: A) => Promise<Response> | Response) {
+  return async (req: Request, ...rest: A) => withCorsHeaders(await handler(req, ...rest), op.cors);
 }

@@ -100,6 +100,8 @@ export const UploadRequested = z
   })
   .meta({ id: "UploadRequested" });
 
+export const UploadReceived = z.object({ asset: Asset }).meta({ id: "UploadReceived" });
+
 export const ImportAsset = z.strictObject({ url: HttpUrl, name: Name }).meta({ id: "ImportAssetPayload" });
 export type ImportAsset = z.infer<typeof ImportAsset>;
 

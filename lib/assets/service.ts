@@ -2,7 +2,7 @@ import { and, eq, gte, isNull, lt, or } from "drizzle-orm";
 import { db } from "@/db/client";
 import { assets, tasks } from "@/db/schema";
 import { compact } from "@/lib/api/compact";
-import { badRequest, notFound } from "@/lib/api/errors";
+import { invalid, notFound } from "@/lib/errors";
 import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
 import { config } from "@/lib/config";
 import { newId, newPlaybackId } from "@/lib/ids";
@@ -209,7 +209,7 @@ export async function requestUpload(userId: string, name: string) {
 /** POST /asset/import: the asset and its task at once; the download runs in the background. */
 export async function importAsset(userId: string, body: ImportAsset) {
   const refused = await privateHostReason(body.url);
-  if (refused) throw badRequest(`url: refusing to import from ${refused}`);
+  if (refused) throw invalid(`url: refusing to import from ${refused}`);
   const shown = withoutCredentials(body.url);
   const asset = await createAsset(userId, body.name, { type: "url", url: shown }, "waiting");
   const task = await spawnTask({ userId, type: "import", outputAssetId: asset.id, params: { import: { url: shown } } });
@@ -224,10 +224,10 @@ export async function importAsset(userId: string, body: ImportAsset) {
  */
 export async function exportAsset(userId: string, assetId: string, body: ExportAsset) {
   const asset = await ownAsset(userId, assetId);
-  if (asset.phase !== "ready") throw badRequest(`asset is not ready to export (phase: ${asset.phase})`);
+  if (asset.phase !== "ready") throw invalid(`asset is not ready to export (phase: ${asset.phase})`);
   if (body.custom) {
     const refused = await privateHostReason(body.custom.url);
-    if (refused) throw badRequest(`custom.url: refusing to export to ${refused}`);
+    if (refused) throw invalid(`custom.url: refusing to export to ${refused}`);
   }
   const shown = body.ipfs
     ? { ipfs: compact({ nftMetadata: body.ipfs.nftMetadata, pinning: body.ipfs.pinning ? { configured: true } : undefined }) }

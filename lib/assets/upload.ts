@@ -4,8 +4,8 @@ import type { ReadableStream } from "node:stream/web";
 import { and, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { tasks } from "@/db/schema";
-import { ApiError } from "@/lib/api/errors";
 import { config } from "@/lib/config";
+import { conflict, forbidden, invalid, notFound, timedOut, tooLarge, type Refusal } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { emit } from "@/lib/jobs/emit";
 import { objects } from "@/lib/storage";
@@ -14,8 +14,10 @@ import { ASSET_SOURCE_STORED } from "./events";
 import { TooLargeError } from "./hashing";
 import { sourceKey } from "./keys";
 import { storeSource } from "./pipeline";
-import { assetById, claimUpload, finishUpload, lapsedUploads, releaseUpload, renewUpload, type AssetRow } from "./service";
+import type { Asset } from "./schema";
+import { assetById, claimUpload, finishUpload, lapsedUploads, releaseUpload, renewUpload, serializeAsset, type AssetRow } from "./service";
 import { assetOfTusUpload, removeTusUpload, removeTusUploadsOf, tusStore, tusUploadFile, tusUploadIds } from "./tus-store";
+import { verifyUploadToken } from "./upload-token";
 
 /** The import task that request-upload made with the asset. */
 export async function uploadTaskOf(assetId: string): Promise<string | undefined> {
@@ -36,13 +38,12 @@ export async function claimForUpload(assetId: string, claim = newId()): Promise<
     return claim;
   }
   const asset = await assetById(assetId);
-  if (!asset || asset.deletedAt) throw new ApiError(404, ["asset not found"]);
-  if (asset.phase !== "uploading") throw new ApiError(409, [`this asset already has its file (phase: ${asset.phase})`]);
+  if (!asset || asset.deletedAt) throw notFound("asset");
+  if (asset.phase !== "uploading") throw conflict(`this asset already has its file (phase: ${asset.phase})`);
   const wait = Math.max(1, Math.ceil(((asset.uploadLeaseUntil ?? 0) - Date.now()) / 1000));
-  throw new ApiError(
-    409,
-    [`an upload to this asset is already in progress; if it was interrupted, the asset is free again after ${config().UPLOAD_LEASE_S} s without data`],
-    { "retry-after": String(wait) },
+  throw conflict(
+    `an upload to this asset is already in progress; if it was interrupted, the asset is free again after ${config().UPLOAD_LEASE_S} s without data`,
+    wait,
   );
 }
 
@@ -65,7 +66,7 @@ export class UploadLease {
   private held?: { assetId: string; claim: string };
   private renewedAt = Date.now();
   /** Why the upload was ended, for the answer to its request. */
-  failure?: ApiError;
+  failure?: Refusal;
 
   constructor(assetId?: string, claim?: string) {
     if (assetId && claim) this.hold(assetId, claim);
@@ -101,9 +102,9 @@ export class UploadLease {
       await this.renew();
     } catch (err) {
       if (err instanceof LeaseLost) {
-        this.failure = new ApiError(409, [`this upload sent no data for more than ${config().UPLOAD_LEASE_S} s and lost the asset, or the asset was deleted: send the file again`]);
+        this.failure = conflict(`this upload sent no data for more than ${config().UPLOAD_LEASE_S} s and lost the asset, or the asset was deleted: send the file again`);
       } else if (err instanceof UploadStalled) {
-        this.failure = new ApiError(408, [`no data for ${config().UPLOAD_LEASE_S} s: the upload was stopped; send the file again`]);
+        this.failure = timedOut(`no data for ${config().UPLOAD_LEASE_S} s: the upload was stopped; send the file again`);
       }
       throw this.failure ?? err;
     } finally {
@@ -132,11 +133,26 @@ export async function receiveUpload(assetId: string, claim: string, body: Readab
     await storeSource(assetId, Readable.from(lease.watch(body), { objectMode: false }));
   } catch (err) {
     await releaseUpload(assetId, claim);
-    if (err instanceof TooLargeError) throw new ApiError(413, [`the file is larger than the limit of ${config().MAX_UPLOAD_BYTES} bytes`]);
+    if (err instanceof TooLargeError) throw tooLarge(`the file is larger than the limit of ${config().MAX_UPLOAD_BYTES} bytes`);
     // The store may fail first ("premature close"): the lease knows why.
     throw lease.failure ?? err;
   }
   await startProcessing(assetId, claim);
+}
+
+/**
+ * A PUT to the pre-signed URL: the token is the permission (one asset, until it expires
+ * or an upload completes); the body streams to storage. Answers the asset as it then is.
+ */
+export async function receiveSignedUpload(token: string | null, declaredBytes: number, body: ReadableStream<Uint8Array> | null): Promise<Asset> {
+  const check = verifyUploadToken(token);
+  if (!check.ok) throw forbidden(check.reason);
+  const limit = config().MAX_UPLOAD_BYTES;
+  if (declaredBytes > limit) throw tooLarge(`the file is larger than the limit of ${limit} bytes`);
+  if (!body) throw invalid("the request has no body: PUT the file as the body");
+  const claim = await claimForUpload(check.assetId);
+  await receiveUpload(check.assetId, claim, body);
+  return serializeAsset((await assetById(check.assetId))!);
 }
 
 /** A finished tus upload: its file goes to the asset's storage, and its parts go. */

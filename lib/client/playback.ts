@@ -3,18 +3,9 @@
  * Livepeer playback-info shape. Public (no cookies), so an embed on any site works.
  */
 
-export type PlaybackType = "live" | "vod" | "recording";
+import type { PlaybackInfo, PlaybackSource, PlaybackType } from "@/lib/playback/schema";
 
-export interface PlaybackSource {
-  hrn: string;
-  type: string;
-  url: string;
-}
-
-export interface PlaybackInfo {
-  type: PlaybackType;
-  meta: { live?: 0 | 1; source?: PlaybackSource[] };
-}
+export type { PlaybackInfo, PlaybackType };
 
 /** Where a playback ID stands for a viewer right now. */
 export type Playback =

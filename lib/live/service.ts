@@ -7,7 +7,8 @@ import { createSession, serializeSession, type SessionRow } from "@/lib/sessions
 import { serializeStream, type StreamRow } from "@/lib/streams/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import { publicOrigin } from "@/lib/origin";
-import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant } from "./schema";
+import { Refusal } from "@/lib/errors";
+import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant, SessionEvent } from "./schema";
 
 /**
  * The app's side of live ingest: media nodes report what happens to a broadcast
@@ -15,7 +16,12 @@ import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant } from "./sche
  */
 export const RECORDING_ENDED = "recording/ended";
 
-export class PublishRefused extends Error {}
+/** A publish the media node must cut: the reason goes back to it (as a 403). */
+export class PublishRefused extends Refusal {
+  constructor(message: string) {
+    super("forbidden", message);
+  }
+}
 
 async function liveTargets(stream: StreamRow): Promise<LiveTarget[]> {
   const refs = stream.multistreamTargets;
@@ -84,6 +90,13 @@ async function loadSession(sessionId: string): Promise<{ session: SessionRow; st
 }
 
 /** The session's HLS playlist works: the stream is active (stream.started). */
+/** What a media node reports of a session it runs. */
+export async function sessionEvent(event: SessionEvent): Promise<void> {
+  if (event.kind === "ready") await sessionReady(event.sessionId);
+  else if (event.kind === "ended") await sessionEnded(event.sessionId, event.recordingPath);
+  else await multistreamChanged(event.sessionId, event.targetId, event.state, event.error);
+}
+
 export async function sessionReady(sessionId: string) {
   const now = Date.now();
   const [session] = await db().update(sessions).set({ readyAt: now, lastSeen: now }).where(eq(sessions.id, sessionId)).returning();

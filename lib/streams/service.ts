@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { db } from "@/db/client";
 import { multistreamTargets, sessions, streams } from "@/db/schema";
 import { compact } from "@/lib/api/compact";
-import { badRequest, notFound } from "@/lib/api/errors";
+import { invalid, notFound } from "@/lib/errors";
 import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
 import { newId, newPlaybackId, newStreamKey } from "@/lib/ids";
 import { findSessionRow, pageSessionRows, sessionAsChildStream } from "@/lib/sessions/service";
@@ -39,7 +39,7 @@ export function serializeStream(row: StreamRow): Stream {
 async function checkTargetRefs(userId: string, refs: TargetRef[], profiles: Profile[]) {
   const ids = refs.map((r) => r.id);
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (duplicate) throw badRequest(`multistream target ${duplicate} is listed twice`);
+  if (duplicate) throw invalid(`multistream target ${duplicate} is listed twice`);
   if (ids.length) {
     const owned = await db()
       .select({ id: multistreamTargets.id })
@@ -47,12 +47,12 @@ async function checkTargetRefs(userId: string, refs: TargetRef[], profiles: Prof
       .where(and(eq(multistreamTargets.userId, userId), inArray(multistreamTargets.id, ids)));
     const known = new Set(owned.map((t) => t.id));
     const missing = ids.find((id) => !known.has(id));
-    if (missing) throw badRequest(`multistream target ${missing} does not exist`);
+    if (missing) throw invalid(`multistream target ${missing} does not exist`);
   }
   const renditions = new Set(["source", ...profiles.map((p) => p.name)]);
   const bad = refs.find((r) => !renditions.has(r.profile));
   if (bad) {
-    throw badRequest(
+    throw invalid(
       `multistream target ${bad.id}: profile "${bad.profile}" is not a rendition of this stream (use one of: ${[...renditions].join(", ")})`,
     );
   }
@@ -92,7 +92,7 @@ async function requireStreamRow(userId: string, id: string): Promise<StreamRow> 
   const row = await findStreamRow(userId, id);
   if (row) return row;
   if (await findSessionRow(userId, id)) {
-    throw badRequest("this is a session (a historic child stream object) and is read-only; change its parent stream instead");
+    throw invalid("this is a session (a historic child stream object) and is read-only; change its parent stream instead");
   }
   throw notFound("stream");
 }

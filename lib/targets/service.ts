@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { multistreamTargets } from "@/db/schema";
-import { badRequest, notFound } from "@/lib/api/errors";
+import { invalid, notFound } from "@/lib/errors";
 import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
 import { newId } from "@/lib/ids";
 import { hostReason } from "@/lib/net/guard";
@@ -18,7 +18,7 @@ export function serializeTarget(row: TargetRow): Target {
 /** The host ffmpeg would connect to; the media node checks it again at every connection. */
 async function refusePrivateUrl(url: string) {
   const reason = await hostReason(splitTargetUrl(url).host);
-  if (reason) throw badRequest(`url: ${reason}; multistream targets must reach a public address`);
+  if (reason) throw invalid(`url: ${reason}; multistream targets must reach a public address`);
 }
 
 export async function createTarget(userId: string, input: TargetCreate) {
@@ -72,7 +72,7 @@ export async function deleteTarget(userId: string, id: string) {
   const users = await streamsUsingTarget(userId, id);
   if (users.length) {
     const names = users.map((s) => `"${s.name}" (${s.id})`).join(", ");
-    throw badRequest(
+    throw invalid(
       `multistream target is still used by stream ${names}: remove it from their multistream.targets first`,
     );
   }

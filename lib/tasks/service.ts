@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { tasks } from "@/db/schema";
 import { compact } from "@/lib/api/compact";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors";
 import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
 import { newId } from "@/lib/ids";
 import { notifyWebhooks } from "@/lib/webhooks/notify";

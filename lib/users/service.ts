@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { users } from "@/db/schema";
-import { badRequest } from "@/lib/api/errors";
+import { config } from "@/lib/config";
+import { forbidden, invalid, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { hashPassword, verifyPassword } from "./password";
 import type { SignUp, User } from "./schema";
@@ -14,6 +15,13 @@ export function serializeUser(row: UserRow): User {
 
 export async function findUserById(id: string): Promise<UserRow | undefined> {
   return db().query.users.findFirst({ where: eq(users.id, id) });
+}
+
+/** The caller's own account, in its public shape. */
+export async function getUser(id: string) {
+  const user = await findUserById(id);
+  if (!user) throw notFound("user");
+  return serializeUser(user);
 }
 
 export async function findUserByEmail(email: string): Promise<UserRow | undefined> {
@@ -34,7 +42,7 @@ async function insertUser(input: { email: string; password?: string; name?: stri
 /** Operators' CLI: operators may know which emails have accounts, so a taken one is an error. */
 export async function createUser(input: { email: string; password?: string; name?: string }): Promise<UserRow> {
   const row = await insertUser(input);
-  if (!row) throw badRequest("an account with this email already exists");
+  if (!row) throw invalid("an account with this email already exists");
   return row;
 }
 
@@ -45,6 +53,7 @@ export async function createUser(input: { email: string; password?: string; name
  * so only that account's own password signs in.
  */
 export async function signUp(input: SignUp): Promise<User> {
+  if (!config().ALLOW_SIGNUP) throw forbidden("sign-up is disabled on this server; ask an operator for an account");
   const row = await insertUser(input);
   if (row) return serializeUser(row);
   return { id: newId(), email: input.email, ...(input.name ? { name: input.name } : {}), createdAt: Date.now() };

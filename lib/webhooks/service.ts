@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import { compact } from "@/lib/api/compact";
-import { badRequest, notFound } from "@/lib/api/errors";
+import { invalid, notFound } from "@/lib/errors";
 import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
 import { newId, newSecret } from "@/lib/ids";
 import { privateHostReason } from "@/lib/net/guard";
@@ -30,7 +30,7 @@ export function serializeWebhook(row: WebhookRow): Webhook {
 
 async function refusePrivateUrl(url: string) {
   const reason = await privateHostReason(url);
-  if (reason) throw badRequest(`url: ${reason}; webhooks must reach a public address`);
+  if (reason) throw invalid(`url: ${reason}; webhooks must reach a public address`);
 }
 
 export async function createWebhook(userId: string, input: WebhookInput) {

@@ -1,9 +1,7 @@
-import { ApiKeyCreate } from "@/lib/api-keys/schema";
 import { createApiKey, listApiKeys } from "@/lib/api-keys/service";
-import { created, route } from "@/lib/api/route";
+import { operations } from "@/lib/api/operations";
+import { route } from "@/lib/api/route";
 
-export const GET = route({ auth: "user" }, ({ caller }) => listApiKeys(caller.userId));
+export const GET = route(operations.listApiKeys, ({ caller }) => listApiKeys(caller.userId));
 
-export const POST = route({ auth: "user", body: ApiKeyCreate }, async ({ caller, body }) =>
-  created(await createApiKey(caller.userId, body.name)),
-);
+export const POST = route(operations.createApiKey, ({ caller, body }) => createApiKey(caller.userId, body.name));

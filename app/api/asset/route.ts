@@ -1,7 +1,5 @@
-import { PageQuery } from "@/lib/api/pagination";
-import { paged, route } from "@/lib/api/route";
+import { operations } from "@/lib/api/operations";
+import { route } from "@/lib/api/route";
 import { listAssets } from "@/lib/assets/service";
 
-export const GET = route({ auth: "user", query: PageQuery }, async ({ req, caller, query }) =>
-  paged(req, await listAssets(caller.userId, query)),
-);
+export const GET = route(operations.listAssets, ({ caller, query }) => listAssets(caller.userId, query));

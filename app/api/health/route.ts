@@ -1,14 +1,11 @@
-import { sql } from "drizzle-orm";
-import { db } from "@/db/client";
+import { ApiError } from "@/lib/api/errors";
+import { operations } from "@/lib/api/operations";
+import { route } from "@/lib/api/route";
+import { databaseAnswers } from "@/db/client";
 
 export const dynamic = "force-dynamic";
 
-/** 200 once the app can serve requests (its database answers), 503 otherwise. No auth. */
-export async function GET() {
-  try {
-    await db().execute(sql`SELECT 1`);
-    return Response.json({ status: "ok" }, { headers: { "cache-control": "no-store" } });
-  } catch {
-    return Response.json({ status: "unavailable", errors: ["database unavailable"] }, { status: 503 });
-  }
-}
+export const GET = route(operations.getHealth, async () => {
+  if (!(await databaseAnswers())) throw new ApiError(503, ["database unavailable"]);
+  return { status: "ok" as const };
+});

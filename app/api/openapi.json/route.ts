@@ -1,7 +1,7 @@
 import { openApiDocument } from "@/lib/api/openapi";
+import { operations } from "@/lib/api/operations";
+import { rawRoute } from "@/lib/api/route";
 
 export const dynamic = "force-static";
 
-export function GET() {
-  return Response.json(openApiDocument("/api"), { headers: { "access-control-allow-origin": "*" } });
-}
+export const GET = rawRoute(operations.getOpenApi, () => Response.json(openApiDocument("/api")));

@@ -1,7 +1,5 @@
 import { revokeApiKey } from "@/lib/api-keys/service";
-import { noContent, route } from "@/lib/api/route";
+import { operations } from "@/lib/api/operations";
+import { route } from "@/lib/api/route";
 
-export const DELETE = route({ auth: "user" }, async ({ caller, params }) => {
-  await revokeApiKey(caller.userId, params.id);
-  return noContent();
-});
+export const DELETE = route(operations.revokeApiKey, ({ caller, params }) => revokeApiKey(caller.userId, params.id));

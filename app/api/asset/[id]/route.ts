@@ -1,9 +1,7 @@
-import { noContent, route } from "@/lib/api/route";
+import { operations } from "@/lib/api/operations";
+import { route } from "@/lib/api/route";
 import { deleteAsset, getAsset } from "@/lib/assets/service";
 
-export const GET = route({ auth: "user" }, ({ caller, params }) => getAsset(caller.userId, params.id));
+export const GET = route(operations.getAsset, ({ caller, params }) => getAsset(caller.userId, params.id));
 
-export const DELETE = route({ auth: "user" }, async ({ caller, params }) => {
-  await deleteAsset(caller.userId, params.id);
-  return noContent();
-});
+export const DELETE = route(operations.deleteAsset, ({ caller, params }) => deleteAsset(caller.userId, params.id));

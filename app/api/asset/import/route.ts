@@ -1,5 +1,5 @@
-import { created, route } from "@/lib/api/route";
-import { ImportAsset } from "@/lib/assets/schema";
+import { operations } from "@/lib/api/operations";
+import { route } from "@/lib/api/route";
 import { importAsset } from "@/lib/assets/service";
 
-export const POST = route({ auth: "user", body: ImportAsset }, async ({ caller, body }) => created(await importAsset(caller.userId, body)));
+export const POST = route(operations.importAsset, ({ caller, body }) => importAsset(caller.userId, body));

@@ -1,12 +1,7 @@
-import { PageQuery } from "@/lib/api/pagination";
-import { created, paged, route } from "@/lib/api/route";
-import { TargetCreate } from "@/lib/targets/schema";
+import { operations } from "@/lib/api/operations";
+import { route } from "@/lib/api/route";
 import { createTarget, listTargets } from "@/lib/targets/service";
 
-export const POST = route({ auth: "user", body: TargetCreate }, async ({ caller, body }) =>
-  created(await createTarget(caller.userId, body)),
-);
+export const POST = route(operations.createTarget, ({ caller, body }) => createTarget(caller.userId, body));
 
-export const GET = route({ auth: "user", query: PageQuery }, async ({ req, caller, query }) =>
-  paged(req, await listTargets(caller.userId, query)),
-);
+export const GET = route(operations.listTargets, ({ caller, query }) => listTargets(caller.userId, query));

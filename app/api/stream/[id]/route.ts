@@ -1,15 +1,9 @@
-import { noContent, route } from "@/lib/api/route";
-import { StreamPatch } from "@/lib/streams/schema";
+import { operations } from "@/lib/api/operations";
+import { route } from "@/lib/api/route";
 import { deleteStream, getStream, updateStream } from "@/lib/streams/service";
 
-export const GET = route({ auth: "user" }, ({ caller, params }) => getStream(caller.userId, params.id));
+export const GET = route(operations.getStream, ({ caller, params }) => getStream(caller.userId, params.id));
 
-export const PATCH = route({ auth: "user", body: StreamPatch }, async ({ caller, params, body }) => {
-  await updateStream(caller.userId, params.id, body);
-  return noContent();
-});
+export const PATCH = route(operations.updateStream, ({ caller, params, body }) => updateStream(caller.userId, params.id, body));
 
-export const DELETE = route({ auth: "user" }, async ({ caller, params }) => {
-  await deleteStream(caller.userId, params.id);
-  return noContent();
-});
+export const DELETE = route(operations.deleteStream, ({ caller, params }) => deleteStream(caller.userId, params.id));

@@ -1,9 +1,5 @@
-import { notFound } from "@/lib/api/errors";
+import { operations } from "@/lib/api/operations";
 import { route } from "@/lib/api/route";
-import { findUserById, serializeUser } from "@/lib/users/service";
+import { getUser } from "@/lib/users/service";
 
-export const GET = route({ auth: "user" }, async ({ caller }) => {
-  const user = await findUserById(caller.userId);
-  if (!user) throw notFound("user");
-  return serializeUser(user);
-});
+export const GET = route(operations.getMe, ({ caller }) => getUser(caller.userId));

@@ -1,7 +1,5 @@
-import { created, route } from "@/lib/api/route";
-import { ExportAsset } from "@/lib/assets/schema";
+import { operations } from "@/lib/api/operations";
+import { route } from "@/lib/api/route";
 import { exportAsset } from "@/lib/assets/service";
 
-export const POST = route({ auth: "user", body: ExportAsset }, async ({ caller, params, body }) =>
-  created(await exportAsset(caller.userId, params.id, body)),
-);
+export const POST = route(operations.exportAsset, ({ caller, params, body }) => exportAsset(caller.userId, params.id, body));

@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { Server } from "@tus/server";
-import { ApiError } from "@/lib/api/errors";
 import { config } from "@/lib/config";
 import { publicOrigin } from "@/lib/origin";
-import { releaseUpload, renewUpload } from "./service";
-import { assetOfTusUpload, tusStore } from "./tus-store";
-import { claimForUpload, receiveTusUpload, UploadLease } from "./upload";
-import { verifyUploadToken } from "./upload-token";
+import { releaseUpload, renewUpload } from "@/lib/assets/service";
+import { assetOfTusUpload, tusStore } from "@/lib/assets/tus-store";
+import { claimForUpload, receiveTusUpload, UploadLease } from "@/lib/assets/upload";
+import { verifyUploadToken } from "@/lib/assets/upload-token";
+import { Refusal } from "@/lib/errors";
+import { REFUSAL_STATUS } from "./errors";
 
 export const TUS_PATH = "/api/asset/upload/tus";
 
@@ -59,7 +60,7 @@ function tusServer(): Server {
     // A body ended by its lease (stalled, or the asset lost) says why, not tus's generic abort.
     onResponseError: (req) => {
       const failure = leases.get(req)?.failure;
-      if (failure) return refuse(failure.status, failure.messages.join("; "));
+      if (failure) return refuse(REFUSAL_STATUS[failure.kind], failure.message);
     },
   });
   return server;
@@ -92,7 +93,7 @@ async function asTusError(fn: () => Promise<unknown>) {
   try {
     await fn();
   } catch (err) {
-    if (err instanceof ApiError) throw refuse(err.status, err.messages.join("; "));
+    if (err instanceof Refusal) throw refuse(REFUSAL_STATUS[err.kind], err.message);
     throw err;
   }
 }

@@ -1,0 +1,117 @@
+import { z } from "zod";
+import { ApiKey, ApiKeyCreate, ApiKeyCreated } from "@/lib/api-keys/schema";
+import { Asset, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, UploadReceived, UploadRequested } from "@/lib/assets/schema";
+import { Ingest } from "@/lib/live/ingest";
+import { Heartbeat, HeartbeatReply, PublishGrant, PublishRequest, SessionEvent } from "@/lib/live/schema";
+import { PlaybackInfo } from "@/lib/playback/schema";
+import { Session, SessionListQuery } from "@/lib/sessions/schema";
+import { RecordPatch, Stream, StreamCreate, StreamListQuery, StreamPatch } from "@/lib/streams/schema";
+import { Target, TargetCreate, TargetCreated, TargetPatch } from "@/lib/targets/schema";
+import { Task } from "@/lib/tasks/schema";
+import { SignUp, User } from "@/lib/users/schema";
+import { Webhook, WebhookCreated, WebhookDelivery, WebhookInput, WebhookTestRequest } from "@/lib/webhooks/schema";
+import { PageQuery } from "./pagination";
+
+/**
+ * Every operation of the HTTP API, declared once: the request pipeline (lib/api/route.ts)
+ * authenticates, parses and answers by it, and the OpenAPI document (lib/api/openapi.ts)
+ * is generated from it. A route file binds a declaration to its handler; a test checks
+ * that every route file's methods are declared here, and every declaration has a route.
+ */
+export interface Operation {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+  /** Under /api, in OpenAPI's template form ("/stream/{id}"). */
+  path: string;
+  tag: string;
+  summary: string;
+  /** "user": an API key or a dashboard session. "none": public. "media": a media node (MEDIA_SECRET). */
+  auth: "user" | "none" | "media";
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  /** Success status. */
+  status: number;
+  /** The success body's schema (the handler's value is checked against it in tests); none: no content. */
+  response?: z.ZodType;
+  /** The answer is a list of `response`'s items, paged by cursor with a Link header. */
+  paged?: true;
+  /** Client errors it may answer, besides 401 for authenticated operations. */
+  errors?: readonly number[];
+  /** Cache-Control of the success answer (e.g. "no-cache" for what players poll). */
+  cacheControl?: string;
+  /** Browsers on other sites call it: every answer (errors too) carries these CORS headers. */
+  cors?: "public" | "upload";
+  /** Not a JSON request (a file body, the tus protocol): the body is the handler's to read; without a response schema it answers with its own Response. */
+  raw?: string;
+  /** Between the app's own processes; left out of the public document. */
+  internal?: true;
+}
+
+const Health = z.object({ status: z.enum(["ok", "unavailable"]), errors: z.array(z.string()).optional() }).meta({ id: "Health" });
+const Queued = z.object({ eventId: z.string(), event: z.string() }).meta({ id: "QueuedDelivery" });
+const PagedStreams = StreamListQuery.extend(PageQuery.shape);
+const PagedSessions = SessionListQuery.extend(PageQuery.shape);
+const Id = "/{id}";
+
+export const operations = {
+  // Streams
+  createStream: { method: "POST", path: "/stream", tag: "Streams", summary: "Create a stream", auth: "user", body: StreamCreate, status: 201, response: Stream, errors: [400, 422] },
+  listStreams: { method: "GET", path: "/stream", tag: "Streams", summary: "List streams (and historic session objects unless streamsonly=1)", auth: "user", query: PagedStreams, status: 200, response: Stream, paged: true },
+  getStream: { method: "GET", path: `/stream${Id}`, tag: "Streams", summary: "Retrieve a stream", auth: "user", status: 200, response: Stream, errors: [404] },
+  updateStream: { method: "PATCH", path: `/stream${Id}`, tag: "Streams", summary: "Update record, suspended or multistream targets", auth: "user", body: StreamPatch, status: 204, errors: [400, 404, 422] },
+  deleteStream: { method: "DELETE", path: `/stream${Id}`, tag: "Streams", summary: "Delete a stream", auth: "user", status: 204, errors: [404] },
+  setStreamRecord: { method: "PATCH", path: `/stream${Id}/record`, tag: "Streams", summary: "Turn recording on or off (parent streams only)", auth: "user", body: RecordPatch, status: 204, errors: [400, 404, 422] },
+  listIngests: { method: "GET", path: "/ingest", tag: "Streams", summary: "Where encoders publish (no auth)", auth: "none", status: 200, response: z.array(Ingest) },
+  // Sessions
+  listStreamSessions: { method: "GET", path: `/stream${Id}/sessions`, tag: "Sessions", summary: "List a stream's sessions (record=1: recorded only)", auth: "user", query: PagedSessions, status: 200, response: Session, paged: true, errors: [404] },
+  listSessions: { method: "GET", path: "/session", tag: "Sessions", summary: "List sessions", auth: "user", query: PageQuery, status: 200, response: Session, paged: true },
+  getSession: { method: "GET", path: `/session${Id}`, tag: "Sessions", summary: "Retrieve a session", auth: "user", status: 200, response: Session, errors: [404] },
+  // Multistream
+  createTarget: { method: "POST", path: "/multistream/target", tag: "Multistream", summary: "Create a multistream target", auth: "user", body: TargetCreate, status: 201, response: TargetCreated, errors: [400, 422] },
+  listTargets: { method: "GET", path: "/multistream/target", tag: "Multistream", summary: "List multistream targets (url is never returned)", auth: "user", query: PageQuery, status: 200, response: Target, paged: true },
+  getTarget: { method: "GET", path: `/multistream/target${Id}`, tag: "Multistream", summary: "Retrieve a multistream target", auth: "user", status: 200, response: Target, errors: [404] },
+  updateTarget: { method: "PATCH", path: `/multistream/target${Id}`, tag: "Multistream", summary: "Update a multistream target", auth: "user", body: TargetPatch, status: 204, errors: [400, 404, 422] },
+  deleteTarget: { method: "DELETE", path: `/multistream/target${Id}`, tag: "Multistream", summary: "Delete a target no stream references", auth: "user", status: 204, errors: [400, 404] },
+  // Assets
+  listAssets: { method: "GET", path: "/asset", tag: "Assets", summary: "List assets", auth: "user", query: PageQuery, status: 200, response: Asset, paged: true },
+  getAsset: { method: "GET", path: `/asset${Id}`, tag: "Assets", summary: "Retrieve an asset", auth: "user", status: 200, response: Asset, errors: [404] },
+  deleteAsset: { method: "DELETE", path: `/asset${Id}`, tag: "Assets", summary: "Delete an asset from the API (its URLs keep working)", auth: "user", status: 204, errors: [404] },
+  requestUpload: { method: "POST", path: "/asset/request-upload", tag: "Assets", summary: "Create a waiting asset and get a pre-signed URL (PUT the file there, no API key) and a tus endpoint", auth: "user", body: RequestUpload, status: 200, response: UploadRequested, errors: [422] },
+  uploadDirect: { method: "PUT", path: "/asset/upload/direct", tag: "Assets", summary: "The pre-signed upload URL: PUT the file as the body (no API key; the token in the URL is the permission)", auth: "none", status: 200, response: UploadReceived, errors: [400, 403, 404, 409, 413], cors: "upload", raw: "the file's bytes (any content type)" },
+  uploadTusCreate: { method: "POST", path: "/asset/upload/tus", tag: "Assets", summary: "tus 1.0: create a resumable upload (the request-upload token in the query)", auth: "none", status: 201, errors: [403, 409, 413], cors: "upload", raw: "tus protocol" },
+  uploadTusOffset: { method: "HEAD", path: "/asset/upload/tus/{uploadId}", tag: "Assets", summary: "tus 1.0: an upload's offset", auth: "none", status: 200, errors: [404], cors: "upload", raw: "tus protocol" },
+  uploadTusAppend: { method: "PATCH", path: "/asset/upload/tus/{uploadId}", tag: "Assets", summary: "tus 1.0: append bytes at the offset", auth: "none", status: 204, errors: [404, 409, 413], cors: "upload", raw: "tus protocol" },
+  uploadTusCancel: { method: "DELETE", path: "/asset/upload/tus/{uploadId}", tag: "Assets", summary: "tus 1.0: abandon an upload", auth: "none", status: 204, errors: [404], cors: "upload", raw: "tus protocol" },
+  importAsset: { method: "POST", path: "/asset/import", tag: "Assets", summary: "Import a file from a URL (downloaded in the background; follow the task)", auth: "user", body: ImportAsset, status: 201, response: AssetWithTask, errors: [400, 422] },
+  importAssetViaUrl: { method: "POST", path: "/asset/upload/url", tag: "Assets", summary: "Livepeer's path for an import from a URL (the SDK's asset.createViaUrl)", auth: "user", body: ImportAsset, status: 201, response: AssetWithTask, errors: [400, 422] },
+  exportAsset: { method: "POST", path: `/asset${Id}/export`, tag: "Assets", summary: "Export a ready asset to IPFS or to a custom URL (spawns an export task)", auth: "user", body: ExportAsset, status: 201, response: ExportStarted, errors: [400, 404, 422] },
+  // Playback
+  getPlaybackInfo: { method: "GET", path: "/playback/{playbackId}", tag: "Playback", summary: "How to play a live stream, recording or asset (no auth)", auth: "none", status: 200, response: PlaybackInfo, errors: [404], cors: "public", cacheControl: "no-cache" },
+  // Tasks
+  listTasks: { method: "GET", path: "/task", tag: "Tasks", summary: "List tasks, most recent first", auth: "user", query: PageQuery, status: 200, response: Task, paged: true },
+  getTask: { method: "GET", path: `/task${Id}`, tag: "Tasks", summary: "Retrieve a task", auth: "user", status: 200, response: Task, errors: [404] },
+  // Webhooks
+  createWebhook: { method: "POST", path: "/webhook", tag: "Webhooks", summary: "Create a webhook (the response carries its signing secret, once)", auth: "user", body: WebhookInput, status: 200, response: WebhookCreated, errors: [400, 422] },
+  listWebhooks: { method: "GET", path: "/webhook", tag: "Webhooks", summary: "List webhooks", auth: "user", query: PageQuery, status: 200, response: Webhook, paged: true },
+  getWebhook: { method: "GET", path: `/webhook${Id}`, tag: "Webhooks", summary: "Retrieve a webhook", auth: "user", status: 200, response: Webhook, errors: [404] },
+  replaceWebhook: { method: "PUT", path: `/webhook${Id}`, tag: "Webhooks", summary: "Replace a webhook", auth: "user", body: WebhookInput, status: 200, response: Webhook, errors: [400, 404, 422] },
+  deleteWebhook: { method: "DELETE", path: `/webhook${Id}`, tag: "Webhooks", summary: "Delete a webhook (answers it, as the livepeer SDK expects)", auth: "user", status: 200, response: Webhook, errors: [404] },
+  listDeliveries: { method: "GET", path: `/webhook${Id}/log`, tag: "Webhooks", summary: "Delivery attempts, newest first", auth: "user", query: PageQuery, status: 200, response: WebhookDelivery, paged: true, errors: [404] },
+  getDelivery: { method: "GET", path: `/webhook${Id}/log/{logId}`, tag: "Webhooks", summary: "One delivery attempt", auth: "user", status: 200, response: WebhookDelivery, errors: [404] },
+  resendDelivery: { method: "POST", path: `/webhook${Id}/log/{logId}/resend`, tag: "Webhooks", summary: "Deliver a logged event again (same event id, new signature); queued", auth: "user", status: 202, response: Queued, errors: [404] },
+  testWebhook: { method: "POST", path: `/webhook${Id}/test`, tag: "Webhooks", summary: "Send a sample event through the delivery path; queued", auth: "user", body: WebhookTestRequest, status: 202, response: Queued, errors: [404, 422] },
+  // Users and keys
+  signUp: { method: "POST", path: "/user", tag: "Users", summary: "Sign up (no auth; ALLOW_SIGNUP)", auth: "none", body: SignUp, status: 201, response: User, errors: [403, 422] },
+  getMe: { method: "GET", path: "/user/me", tag: "Users", summary: "The caller", auth: "user", status: 200, response: User },
+  listApiKeys: { method: "GET", path: "/api-key", tag: "API keys", summary: "List API keys", auth: "user", status: 200, response: z.array(ApiKey) },
+  createApiKey: { method: "POST", path: "/api-key", tag: "API keys", summary: "Create an API key (shown once)", auth: "user", body: ApiKeyCreate, status: 201, response: ApiKeyCreated, errors: [422] },
+  revokeApiKey: { method: "DELETE", path: `/api-key${Id}`, tag: "API keys", summary: "Revoke an API key", auth: "user", status: 204, errors: [404] },
+  // Operations
+  getHealth: { method: "GET", path: "/health", tag: "Operations", summary: "200 once the app can serve requests (its database answers), 503 otherwise (no auth)", auth: "none", status: 200, response: Health, errors: [503], cacheControl: "no-store" },
+  getOpenApi: { method: "GET", path: "/openapi.json", tag: "Operations", summary: "This document (no auth)", auth: "none", status: 200, cors: "public", raw: "an OpenAPI 3.1 document" },
+  // Media nodes (internal)
+  authorizePublish: { method: "POST", path: "/internal/media/publish", tag: "Media nodes", summary: "May this stream key publish? 403 says why not", auth: "media", body: PublishRequest, status: 200, response: PublishGrant, errors: [403, 422], internal: true },
+  mediaHeartbeat: { method: "POST", path: "/internal/media/heartbeat", tag: "Media nodes", summary: "A live session's counters and health; answers its targets and whether to stop", auth: "media", body: Heartbeat, status: 200, response: HeartbeatReply, errors: [422], internal: true },
+  mediaEvent: { method: "POST", path: "/internal/media/event", tag: "Media nodes", summary: "A session became ready, ended, or a multistream target changed state", auth: "media", body: SessionEvent, status: 204, errors: [422], internal: true },
+} as const satisfies Record<string, Operation>;
+
+export type Operations = typeof operations;

@@ -1,0 +1,28 @@
+import { notFound } from "@/lib/errors";
+import { assetForPlayback } from "@/lib/assets/files";
+import { serializeAsset } from "@/lib/assets/service";
+import { liveSessionFor, streamForPlayback } from "@/lib/live/playback";
+import { publicOrigin } from "@/lib/origin";
+import type { PlaybackInfo } from "./schema";
+
+const HLS = { hrn: "HLS (TS)", type: "html5/application/vnd.apple.mpegurl" };
+const MP4 = { hrn: "MP4", type: "html5/video/mp4" };
+
+/** Playback info of a live stream (a source while it is live), a recording or an asset (once ready). */
+export async function playbackInfo(playbackId: string): Promise<PlaybackInfo> {
+  const origin = publicOrigin();
+  const stream = await streamForPlayback(playbackId);
+  if (stream) {
+    const live = Boolean(await liveSessionFor(stream.playbackId));
+    const source = live ? [{ ...HLS, url: `${origin}/hls/${stream.playbackId}/index.m3u8` }] : [];
+    return { type: "live", meta: { live: live ? 1 : 0, source } };
+  }
+  const row = await assetForPlayback(playbackId);
+  if (!row || row.phase !== "ready") throw notFound("playback id");
+  const asset = serializeAsset(row);
+  const source = [
+    ...(asset.playbackUrl ? [{ ...HLS, url: asset.playbackUrl }] : []),
+    ...(asset.downloadUrl ? [{ ...MP4, url: asset.downloadUrl }] : []),
+  ];
+  return { type: asset.source.type === "recording" ? "recording" : "vod", meta: { live: 0, source } };
+}
