@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { pathToFileURL } from "node:url";
-import { Inngest } from "inngest";
+import { Inngest, eventType } from "inngest";
 import { closeDb, db } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
 import { startJobDriver } from "@/lib/jobs/driver";
@@ -51,7 +51,7 @@ export async function benchJobs(): Promise<JobFigures> {
       await sleep(20);
     }
   };
-  const send = (phase: string) => emit({ name: eventName, data: { phase, sentAt: Date.now() } });
+  const send = (phase: string) => emit(eventType(eventName), { phase, sentAt: Date.now() });
 
   const driver = await startJobDriver({ client, functions: [trivial] });
   try {

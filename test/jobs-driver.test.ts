@@ -3,11 +3,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { Inngest, NonRetriableError, RetryAfterError, type InngestFunction } from "inngest";
+import { Inngest, NonRetriableError, RetryAfterError, type InngestFunction, eventType } from "inngest";
 import { closeDb, db } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
 import { startJobDriver, type JobDriverOptions } from "@/lib/jobs/driver";
-import { emit, emitMany } from "@/lib/jobs/emit";
+import { emit, emitEach } from "@/lib/jobs/emit";
 import { createStepLog, workerFunctions } from "./support/job-functions";
 
 /**
@@ -82,7 +82,7 @@ for (const checkpointing of [true, false]) {
       return { a, b, x, y };
     });
     await withDriver([fn], {}, async () => {
-      await emit({ name: event, data: {} });
+      await emit(eventType(event), {});
       const [run] = await finishedRuns(event, 1);
       assert.equal(run.status, "completed");
       assert.deepEqual(run.output, { a: 1, b: 2, x: 1, y: 10 });
@@ -101,7 +101,7 @@ test("step.sleep resumes the run after the sleep", async () => {
     return after - before;
   });
   await withDriver([fn], {}, async () => {
-    await emit({ name: event });
+    await emit(eventType(event), {});
     const [run] = await finishedRuns(event, 1);
     assert.equal(run.status, "completed");
     const slept = run.output as number;
@@ -120,7 +120,7 @@ test("a failing step is retried with growing back-off until it succeeds", async 
     });
   });
   await withDriver([fn], { retryBaseMs: 300 }, async () => {
-    await emit({ name: event });
+    await emit(eventType(event), {});
     const [run] = await finishedRuns(event, 1);
     assert.equal(run.status, "completed");
     assert.equal(run.output, "ok");
@@ -141,7 +141,7 @@ test("RetryAfterError's delay replaces the back-off", async () => {
     });
   });
   await withDriver([fn], { retryBaseMs: 50 }, async () => {
-    await emit({ name: event });
+    await emit(eventType(event), {});
     const [run] = await finishedRuns(event, 1);
     assert.equal(run.status, "completed");
   });
@@ -170,7 +170,7 @@ test("NonRetriableError fails the run at once and runs onFailure", async () => {
     },
   );
   await withDriver([fn], {}, async () => {
-    await emit({ name: event, data: { target: 42 } });
+    await emit(eventType(event), { target: 42 });
     const [run] = await finishedRuns(event, 1);
     assert.equal(run.status, "failed");
     assert.equal(run.error?.message, "the target is gone");
@@ -191,7 +191,7 @@ test("a step that keeps failing exhausts its retries and fails the run", async (
     });
   });
   await withDriver([fn], { retryBaseMs: 100 }, async () => {
-    await emit({ name: event });
+    await emit(eventType(event), {});
     const [run] = await finishedRuns(event, 1);
     assert.equal(run.status, "failed");
     assert.match(run.error?.message ?? "", /the service is down/);
@@ -209,7 +209,7 @@ test("step.sendEvent starts the functions its event triggers", async () => {
     delivered.push(event.data);
   });
   await withDriver([sender, receiver], {}, async () => {
-    await emit({ name: order, data: { order: 7 } });
+    await emit(eventType(order), { order: 7 });
     await finishedRuns(delivery, 1);
   });
   assert.deepEqual(delivered, [{ order: 7 }]);
@@ -221,7 +221,7 @@ test("ops the driver does not implement fail the run, and unsupported options re
     await step.waitForEvent("approval", { event: "test.jobs.never", timeout: "1h" });
   });
   await withDriver([waits], {}, async () => {
-    await emit({ name: event });
+    await emit(eventType(event), {});
     const [run] = await finishedRuns(event, 1);
     assert.equal(run.status, "failed");
     assert.match(run.error?.message ?? "", /WaitForEvent is not supported/);
@@ -245,7 +245,7 @@ test("a concurrency key with limit 1 serialises the runs of each key, not of the
     },
   );
   await withDriver([fn], {}, async () => {
-    await emitMany(["a", "b", "a", "b", "a", "b"].map((webhookId) => ({ name: event, data: { webhookId } })));
+    await emitEach(eventType(event), ["a", "b", "a", "b", "a", "b"].map((webhookId) => ({ data: { webhookId } })));
     await finishedRuns(event, 6);
   });
   const overlap = (x: (typeof spans)[number], y: (typeof spans)[number]) => x.start < y.end && y.start < x.end;
@@ -266,7 +266,7 @@ test("a run sleeping when its driver stops is finished by the next driver", asyn
     await step.run("after", () => counts.after++);
   });
   const first = await startJobDriver({ client, functions: [fn] });
-  await emit({ name: event });
+  await emit(eventType(event), {});
   await until("the first step", () => counts.before > 0 || undefined);
   await first.stop();
 
@@ -305,7 +305,7 @@ test("two processes on one database run every step exactly once", async () => {
   const { pairEvent } = workerFunctions(suffix);
   const workers = await Promise.all([startWorker(), startWorker()]);
   try {
-    const ids = await emitMany(Array.from({ length: 100 }, (_, i) => ({ name: pairEvent, data: { i } })));
+    const ids = await emitEach(eventType(pairEvent), Array.from({ length: 100 }, (_, i) => ({ data: { i } })));
     await finishedRuns(pairEvent, 100, 30_000);
     const log = await stepLog(ids);
     const executions = new Map<string, number>();
@@ -322,7 +322,7 @@ test("a run whose process was killed mid-step is taken over when its lease runs 
   const { client: workersClient, functions, slowEvent } = workerFunctions(suffix);
   const leaseMs = 1_500;
   const worker = await startWorker(leaseMs);
-  const id = await emit({ name: slowEvent });
+  const id = await emit(eventType(slowEvent), {});
   await until("the slow step to start", async () => (await stepLog([id])).length > 0 || undefined);
   await stopWorker(worker, "SIGKILL");
   const [{ locked_until: leaseEnd }] = await sql()<{ locked_until: string }[]>`SELECT locked_until FROM job_runs WHERE event_id = ${id}`;

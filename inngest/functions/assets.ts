@@ -1,4 +1,3 @@
-import { ASSET_EXPORT_REQUESTED, ASSET_IMPORT_REQUESTED, ASSET_SOURCE_STORED, ASSET_UPLOAD_AWAITED } from "@/lib/assets/events";
 import { exportToIpfs, exportToUrl, type ExportRequest } from "@/lib/assets/export";
 import { downloadSource, SourceRejected } from "@/lib/assets/import";
 import { failAsset, inspectSource, makePlayable } from "@/lib/assets/pipeline";
@@ -8,9 +7,9 @@ import { newId } from "@/lib/ids";
 import { unseal } from "@/lib/secrets";
 import { updateTask } from "@/lib/tasks/service";
 import { inngest } from "../client";
+import { assetExportRequested, assetImportRequested, assetSourceStored, assetUploadAwaited } from "../events";
 
 type AssetJob = { assetId: string; taskId?: string };
-type SealedExport = { taskId: string; assetId: string; sealedExport: string };
 type Step = Parameters<Parameters<typeof inngest.createFunction>[1]>[0]["step"];
 
 /** What the user sees when a job gave up after its retries. */
@@ -31,29 +30,29 @@ async function processSteps(step: Step, { assetId, taskId }: AssetJob, inspected
 export const processAsset = inngest.createFunction(
   {
     id: "asset-process",
-    triggers: [{ event: ASSET_SOURCE_STORED }],
+    triggers: [assetSourceStored],
     retries: 2,
     onFailure: async ({ event, error }) => {
-      const job = event.data.event.data as AssetJob;
+      const job = event.data.event.data;
       await failAsset(job.assetId, job.taskId, gaveUp("Processing", error));
     },
   },
-  async ({ event, step }) => processSteps(step, event.data as AssetJob, 0.5),
+  async ({ event, step }) => processSteps(step, event.data, 0.5),
 );
 
 /** POST /asset/import: download the source, then the same processing as an upload. */
 export const importAsset = inngest.createFunction(
   {
     id: "asset-import",
-    triggers: [{ event: ASSET_IMPORT_REQUESTED }],
+    triggers: [assetImportRequested],
     retries: 2,
     onFailure: async ({ event, error }) => {
-      const job = event.data.event.data as AssetJob;
+      const job = event.data.event.data;
       await failAsset(job.assetId, job.taskId, gaveUp("Import", error));
     },
   },
   async ({ event, step }) => {
-    const job = event.data as Required<AssetJob> & { sealedUrl: string };
+    const job = event.data;
     const download = await step.run("download the source", async () => {
       try {
         await downloadSource(job.assetId, job.taskId, unseal<string>(job.sealedUrl), 0.5);
@@ -77,9 +76,9 @@ const DENSE_ROUND_MS = 5 * 60_000;
 
 /** An upload URL pre-signed by S3: nothing calls the app when the PUT completes, so watch for the object. */
 export const awaitUpload = inngest.createFunction(
-  { id: "asset-await-upload", triggers: [{ event: ASSET_UPLOAD_AWAITED }], retries: 2 },
+  { id: "asset-await-upload", triggers: [assetUploadAwaited], retries: 2 },
   async ({ event, step }) => {
-    const { assetId, expiresAt } = event.data as { assetId: string; expiresAt: number };
+    const { assetId, expiresAt } = event.data;
     for (let round = 0; ; round++) {
       const dense = round < DENSE_ROUNDS;
       const seen = await step.run(`look for the upload ${round + 1}`, () => watchForUpload(assetId, expiresAt, dense ? DENSE_ROUND_MS : 0));
@@ -99,15 +98,15 @@ export const awaitUpload = inngest.createFunction(
 export const exportAsset = inngest.createFunction(
   {
     id: "asset-export",
-    triggers: [{ event: ASSET_EXPORT_REQUESTED }],
+    triggers: [assetExportRequested],
     retries: 3,
     onFailure: async ({ event, error }) => {
-      const { taskId } = event.data.event.data as SealedExport;
+      const { taskId } = event.data.event.data;
       await updateTask(taskId, { phase: "failed", errorMessage: gaveUp("Export", error) });
     },
   },
   async ({ event, step }) => {
-    const { taskId, assetId, sealedExport } = event.data as SealedExport;
+    const { taskId, assetId, sealedExport } = event.data;
     // Opened on each call and never returned from a step: step results are stored.
     const job: ExportRequest = { taskId, assetId, export: unseal(sealedExport) };
     await step.run("start", () => updateTask(job.taskId, { phase: "running", progress: 0 }));

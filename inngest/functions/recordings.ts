@@ -1,16 +1,16 @@
 import { config } from "@/lib/config";
-import { RECORDING_ENDED } from "@/lib/live/service";
 import { recordingToAsset, remuxRecording, sessionStillEnded } from "@/lib/live/recordings";
 import { inngest } from "../client";
+import { recordingEnded } from "../events";
 
 /**
  * A recorded session ended: wait out the reconnect window (a publish within it
  * continues the same session), then turn the recording into an asset.
  */
 export const finalizeRecording = inngest.createFunction(
-  { id: "recording-finalize", triggers: [{ event: RECORDING_ENDED }], retries: 3 },
+  { id: "recording-finalize", triggers: [recordingEnded], retries: 3 },
   async ({ event, step }) => {
-    const { sessionId, endedAt } = event.data as { sessionId: string; endedAt: number };
+    const { sessionId, endedAt } = event.data;
     await step.sleepUntil("reconnect window", new Date(endedAt + config().RECORDING_RECONNECT_WINDOW_S * 1000));
     if (!(await step.run("check for a reconnect", () => sessionStillEnded(sessionId, endedAt)))) {
       return { resumed: true };

@@ -1,6 +1,6 @@
-import { attemptDelivery, RETRY_SCHEDULE, type WebhookEventData } from "@/lib/webhooks/delivery";
-import { DELIVERY_REQUESTED } from "@/lib/webhooks/notify";
+import { attemptDelivery, RETRY_SCHEDULE } from "@/lib/webhooks/delivery";
 import { inngest } from "../client";
+import { webhookDeliveryRequested } from "../events";
 
 /**
  * Delivers one event to one webhook. The back-off lives here (sleeps between
@@ -10,12 +10,12 @@ import { inngest } from "../client";
 export const deliverWebhook = inngest.createFunction(
   {
     id: "webhook-deliver",
-    triggers: [{ event: DELIVERY_REQUESTED }],
+    triggers: [webhookDeliveryRequested],
     retries: 0,
     concurrency: { limit: 8, key: "event.data.webhookId" },
   },
   async ({ event, step }) => {
-    const { webhookId, event: data } = event.data as { webhookId: string; event: WebhookEventData };
+    const { webhookId, event: data } = event.data;
     for (let attempt = 0; ; attempt++) {
       const result = await step.run(`attempt ${attempt + 1}`, () => attemptDelivery(webhookId, data));
       if (result.ok) return { delivered: true, attempts: attempt + 1 };

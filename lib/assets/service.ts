@@ -6,6 +6,7 @@ import { invalid, notFound } from "@/lib/errors";
 import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
 import { config } from "@/lib/config";
 import { newId, newPlaybackId } from "@/lib/ids";
+import { assetExportRequested, assetImportRequested, assetUploadAwaited } from "@/inngest/events";
 import { emit } from "@/lib/jobs/emit";
 import { privateHostReason } from "@/lib/net/guard";
 import { withoutCredentials } from "@/lib/net/http-url";
@@ -15,7 +16,6 @@ import { objects } from "@/lib/storage";
 import { serializeTask, spawnTask, updateTask } from "@/lib/tasks/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import type { WebhookEvent } from "@/lib/webhooks/events";
-import { ASSET_EXPORT_REQUESTED, ASSET_IMPORT_REQUESTED, ASSET_UPLOAD_AWAITED } from "./events";
 import { sourceKey } from "./keys";
 import type { Asset, AssetPhase, AssetSource, ExportAsset, ImportAsset } from "./schema";
 import { signUploadToken } from "./upload-token";
@@ -196,7 +196,7 @@ export async function requestUpload(userId: string, name: string) {
   const token = signUploadToken(asset.id, ttl);
   const storeUrl = await objects().presignedPut(key, ttl);
   // Nothing tells the app when a PUT straight to the store completes: a job watches for the object.
-  if (storeUrl) await emit({ name: ASSET_UPLOAD_AWAITED, data: { assetId: asset.id, taskId: task.id, expiresAt: Date.now() + ttl * 1000 } });
+  if (storeUrl) await emit(assetUploadAwaited, { assetId: asset.id, taskId: task.id, expiresAt: Date.now() + ttl * 1000 });
   const origin = publicOrigin();
   return {
     url: storeUrl ?? `${origin}/api/asset/upload/direct?token=${token}`,
@@ -213,7 +213,7 @@ export async function importAsset(userId: string, body: ImportAsset) {
   const shown = withoutCredentials(body.url);
   const asset = await createAsset(userId, body.name, { type: "url", url: shown }, "waiting");
   const task = await spawnTask({ userId, type: "import", outputAssetId: asset.id, params: { import: { url: shown } } });
-  await emit({ name: ASSET_IMPORT_REQUESTED, data: { assetId: asset.id, taskId: task.id, sealedUrl: seal(body.url) } });
+  await emit(assetImportRequested, { assetId: asset.id, taskId: task.id, sealedUrl: seal(body.url) });
   return { asset: serializeAsset(asset), task: serializeTask(task) };
 }
 
@@ -233,7 +233,7 @@ export async function exportAsset(userId: string, assetId: string, body: ExportA
     ? { ipfs: compact({ nftMetadata: body.ipfs.nftMetadata, pinning: body.ipfs.pinning ? { configured: true } : undefined }) }
     : { custom: { url: withoutCredentials(body.custom!.url), method: body.custom!.method } };
   const task = await spawnTask({ userId, type: "export", inputAssetId: asset.id, params: { export: shown } });
-  await emit({ name: ASSET_EXPORT_REQUESTED, data: { taskId: task.id, assetId: asset.id, sealedExport: seal(body) } });
+  await emit(assetExportRequested, { taskId: task.id, assetId: asset.id, sealedExport: seal(body) });
   return { task: serializeTask(task) };
 }
 

@@ -7,10 +7,10 @@ import { tasks } from "@/db/schema";
 import { config } from "@/lib/config";
 import { conflict, forbidden, invalid, notFound, timedOut, tooLarge, type Refusal } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { assetSourceStored } from "@/inngest/events";
 import { emit } from "@/lib/jobs/emit";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";
-import { ASSET_SOURCE_STORED } from "./events";
 import { TooLargeError } from "./hashing";
 import { sourceKey } from "./keys";
 import { storeSource } from "./pipeline";
@@ -166,7 +166,7 @@ export async function receiveTusUpload(assetId: string, uploadId: string): Promi
 export async function startProcessing(assetId: string, claim: string): Promise<void> {
   const taskId = await uploadTaskOf(assetId);
   // The event first, with an id of its own: once it is stored, the file is processed even if this process dies now.
-  await emit({ id: `${ASSET_SOURCE_STORED}:${assetId}`, name: ASSET_SOURCE_STORED, data: { assetId, taskId } });
+  await emit(assetSourceStored, { assetId, taskId }, { id: `${assetSourceStored.name}:${assetId}` });
   if ((await finishUpload(assetId, claim, 0.1)) && taskId) await updateTask(taskId, { phase: "running", progress: 0.1 });
 }
 

@@ -1,26 +1,37 @@
+import type { EventType } from "inngest";
+import type { z } from "zod";
 import { inngest } from "@/inngest/client";
 import { usesInngestServer } from "./mode";
-import { insertEvents, type EventInput } from "./store";
+import { insertEvents } from "./store";
 
-/** An event that starts background work; `id` de-duplicates repeated sends. */
-export type JobEventInput = Pick<EventInput, "name" | "data" | "id">;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyEventType = EventType<string, any>;
+/** The payload an event type takes (inngest/events.ts): its schema's input, or any object without one. */
+export type EventData<T extends AnyEventType> = T["schema"] extends z.ZodType ? z.input<T["schema"]> : Record<string, unknown>;
 
 /**
- * The only way code starts background work: sends the event to the Inngest server
- * when one is configured, else stores it with a run for every function it triggers
- * and wakes the built-in driver. Returns the event id.
+ * The only way code starts background work: one event of a declared type (inngest/events.ts),
+ * its payload checked against the type's schema. It goes to the Inngest server when one is
+ * configured, else it is stored with a run for every function it triggers and the built-in
+ * driver is woken. `id` de-duplicates repeated sends. Returns the event id.
  */
-export async function emit(event: JobEventInput): Promise<string> {
-  const [id] = await emitMany([event]);
+export async function emit<T extends AnyEventType>(type: T, data: EventData<T>, opts: { id?: string } = {}): Promise<string> {
+  const [id] = await emitEach(type, [{ data, id: opts.id }]);
   return id;
 }
 
-/** emit() for several events in one round trip. */
-export async function emitMany(events: JobEventInput[]): Promise<string[]> {
+/** emit() for several events of one type, in one round trip. */
+export async function emitEach<T extends AnyEventType>(type: T, events: { data: EventData<T>; id?: string }[]): Promise<string[]> {
   if (!events.length) return [];
+  const checked = events.map((e) => ({ name: type.name, data: payload(type, e.data), id: e.id }));
   if (usesInngestServer()) {
-    const { ids } = await inngest.send(events.map((e) => ({ name: e.name, data: e.data ?? {}, id: e.id })));
+    const { ids } = await inngest.send(checked);
     return ids;
   }
-  return insertEvents(events);
+  return insertEvents(checked);
+}
+
+function payload(type: AnyEventType, data: unknown): Record<string, unknown> {
+  const schema = type.schema as z.ZodType<Record<string, unknown>> | undefined;
+  return schema ? schema.parse(data) : ((data ?? {}) as Record<string, unknown>);
 }

@@ -3,10 +3,10 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { sessions, streams } from "@/db/schema";
-import { ASSET_SOURCE_STORED } from "@/lib/assets/events";
 import { sourceArrived, storeSource } from "@/lib/assets/pipeline";
 import { assetById, createAsset, serializeAsset } from "@/lib/assets/service";
 import { newId } from "@/lib/ids";
+import { assetSourceStored } from "@/inngest/events";
 import { emit } from "@/lib/jobs/emit";
 import { runFfmpeg } from "@/lib/media/ffmpeg";
 import { publicOrigin } from "@/lib/origin";
@@ -62,5 +62,5 @@ export async function recordingToAsset(sessionId: string): Promise<void> {
     ...(stream ? { stream: serializeStream(stream) } : {}),
     payload: { session: serializeSession(ready), asset: serializeAsset((await assetById(assetId))!) },
   });
-  await emit({ name: ASSET_SOURCE_STORED, data: { assetId } });
+  await emit(assetSourceStored, { assetId });
 }

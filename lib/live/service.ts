@@ -2,6 +2,7 @@ import { and, desc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { multistreamTargets, sessions, streams } from "@/db/schema";
 import { config } from "@/lib/config";
+import { recordingEnded } from "@/inngest/events";
 import { emit } from "@/lib/jobs/emit";
 import { createSession, serializeSession, type SessionRow } from "@/lib/sessions/service";
 import { serializeStream, type StreamRow } from "@/lib/streams/service";
@@ -14,7 +15,6 @@ import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant, SessionEvent 
  * The app's side of live ingest: media nodes report what happens to a broadcast
  * and this service keeps streams and sessions true and announces the events.
  */
-export const RECORDING_ENDED = "recording/ended";
 
 /** A publish the media node must cut: the reason goes back to it (as a 403). */
 export class PublishRefused extends Refusal {
@@ -160,7 +160,7 @@ export async function sessionEnded(sessionId: string, recordingPath?: string) {
   if (session.readyAt) await notifyWebhooks(stream.userId, "stream.idle", about);
   if (recordingUrl) {
     await notifyWebhooks(stream.userId, "recording.waiting", about);
-    await emit({ name: RECORDING_ENDED, data: { sessionId, endedAt: now } });
+    await emit(recordingEnded, { sessionId, endedAt: now });
   }
 }
 

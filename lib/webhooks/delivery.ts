@@ -1,3 +1,4 @@
+import type { WebhookEventData } from "@/inngest/events";
 import { and, eq, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { webhookDeliveries, webhooks } from "@/db/schema";
@@ -7,15 +8,6 @@ import type { WebhookEvent } from "./events";
 import { signatureHeaders } from "./signature";
 
 /** What an event carries to each subscribed webhook; the id stays the same on every retry. */
-export type WebhookEventData = {
-  eventId: string;
-  event: WebhookEvent;
-  userId: string;
-  createdAt: number;
-  /** The stream the event is about, without its key. */
-  stream?: Record<string, unknown>;
-  payload: Record<string, unknown>;
-};
 
 export interface AttemptResult {
   ok: boolean;

@@ -2,11 +2,9 @@ import { and, arrayContains, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { webhooks } from "@/db/schema";
 import { newId } from "@/lib/ids";
-import { emitMany } from "@/lib/jobs/emit";
-import type { WebhookEventData } from "./delivery";
+import { webhookDeliveryRequested, type WebhookEventData } from "@/inngest/events";
+import { emitEach } from "@/lib/jobs/emit";
 import type { WebhookEvent } from "./events";
-
-export const DELIVERY_REQUESTED = "webhook/delivery.requested";
 
 /**
  * Announces an event to the owner's webhooks: one delivery per subscribed webhook,
@@ -30,13 +28,13 @@ export async function notifyWebhooks(
     .select({ id: webhooks.id })
     .from(webhooks)
     .where(and(eq(webhooks.userId, userId), arrayContains(webhooks.events, [event])));
-  await emitMany(subscribers.map((w) => ({ name: DELIVERY_REQUESTED, data: { webhookId: w.id, event: data } })));
+  await emitEach(webhookDeliveryRequested, subscribers.map((w) => ({ data: { webhookId: w.id, event: data } })));
   return data;
 }
 
 /** A delivery of an already-built event to one webhook (resend, test events). */
 export async function requestDelivery(webhookId: string, data: WebhookEventData) {
-  await emitMany([{ name: DELIVERY_REQUESTED, data: { webhookId, event: data } }]);
+  await emitEach(webhookDeliveryRequested, [{ data: { webhookId, event: data } }]);
 }
 
 function withoutKey(stream: Record<string, unknown>) {

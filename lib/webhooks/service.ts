@@ -6,7 +6,7 @@ import { invalid, notFound } from "@/lib/errors";
 import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
 import { newId, newSecret } from "@/lib/ids";
 import { privateHostReason } from "@/lib/net/guard";
-import type { WebhookEventData } from "./delivery";
+import type { WebhookEventData } from "@/inngest/events";
 import type { WebhookEvent } from "./events";
 import { requestDelivery } from "./notify";
 import { sampleEvent } from "./samples";

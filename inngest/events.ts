@@ -1,0 +1,51 @@
+import { eventType } from "inngest";
+import { z } from "zod";
+import { WEBHOOK_EVENTS } from "@/lib/webhooks/events";
+
+/**
+ * Every event that starts background work, with its payload's schema: emit() takes
+ * these (lib/jobs/emit.ts), functions trigger on them (inngest/functions), and both
+ * see the payload typed. Secrets travel sealed (lib/secrets.ts), never in the clear.
+ */
+
+/** A source file is in the object store (an upload, a recording): make it a playable asset. */
+export const assetSourceStored = eventType("asset/source.stored", {
+  schema: z.object({ assetId: z.string(), taskId: z.string().optional() }),
+});
+
+/** An upload URL pre-signed by S3 was handed out: watch the bucket for the object until it expires. */
+export const assetUploadAwaited = eventType("asset/upload.awaited", {
+  schema: z.object({ assetId: z.string(), taskId: z.string(), expiresAt: z.number() }),
+});
+
+/** POST /asset/import: download the source (its URL sealed: it may carry credentials). */
+export const assetImportRequested = eventType("asset/import.requested", {
+  schema: z.object({ assetId: z.string(), taskId: z.string(), sealedUrl: z.string() }),
+});
+
+/** POST /asset/{id}/export: the request sealed (pinning keys, custom headers, URLs). */
+export const assetExportRequested = eventType("asset/export.requested", {
+  schema: z.object({ assetId: z.string(), taskId: z.string(), sealedExport: z.string() }),
+});
+
+/** A recorded session ended: wait out the reconnect window, then make the recording an asset. */
+export const recordingEnded = eventType("recording/ended", {
+  schema: z.object({ sessionId: z.string(), endedAt: z.number() }),
+});
+
+/** The body of a webhook event, as every delivery of it (and every retry) sends it. */
+export const WebhookEventData = z.object({
+  eventId: z.string(),
+  event: z.enum(WEBHOOK_EVENTS),
+  userId: z.string(),
+  createdAt: z.number(),
+  /** The stream the event is about, without its key. */
+  stream: z.record(z.string(), z.unknown()).optional(),
+  payload: z.record(z.string(), z.unknown()),
+});
+export type WebhookEventData = z.infer<typeof WebhookEventData>;
+
+/** One event to deliver to one webhook. */
+export const webhookDeliveryRequested = eventType("webhook/delivery.requested", {
+  schema: z.object({ webhookId: z.string(), event: WebhookEventData }),
+});
