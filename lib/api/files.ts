@@ -1,5 +1,9 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
+import type { AssetFilesRow } from "@/db/schema";
+import { assetForPlayback } from "@/lib/assets/files";
+import { objects } from "@/lib/storage";
+import type { RangedSource } from "@/lib/storage/types";
 import { CORS as POLICIES } from "./cors";
 
 /** Content types of what the app serves from disk. */
@@ -23,13 +27,6 @@ export interface ServeOptions {
   filename?: string;
 }
 
-/** Something with a size that can be read from an offset: a file, an object in a store. */
-export interface RangedSource {
-  size: number;
-  modifiedAt: Date;
-  /** Inclusive offsets. */
-  open(range: { start: number; end: number }): Promise<Readable>;
-}
 
 /**
  * A streamed response (never read whole into memory) with single-range requests:
@@ -74,4 +71,27 @@ export async function fileResponse(file: string, req: Request, opts: ServeOption
 
 export function textResponse(text: string, contentType: string, cacheControl: string) {
   return new Response(text, { headers: { ...CORS, "content-type": contentType, "cache-control": cacheControl } });
+}
+
+/** An object of the store as an HTTP response, with range requests, whichever store holds it. */
+export async function objectResponse(key: string, req: Request, opts: ServeOptions) {
+  const store = objects();
+  const info = await store.stat(key);
+  if (!info) return notFoundResponse();
+  return rangedResponse(req, { ...info, open: (range) => store.read(key, range) }, key, opts);
+}
+
+export const IMMUTABLE = "public, max-age=31536000, immutable";
+
+/** A public file of an asset (no auth: the playback id is the capability, CORS open). */
+export async function assetFileResponse(
+  req: Request,
+  playbackId: string,
+  pick: (files: AssetFilesRow, asset: { name: string }) => string | undefined,
+  opts: ServeOptions,
+) {
+  const asset = await assetForPlayback(playbackId);
+  const key = asset?.files ? pick(asset.files, asset) : undefined;
+  if (!key) return notFoundResponse();
+  return objectResponse(key, req, opts);
 }

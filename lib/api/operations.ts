@@ -10,7 +10,7 @@ import { Target, TargetCreate, TargetCreated, TargetPatch } from "@/lib/targets/
 import { Task } from "@/lib/tasks/schema";
 import { SignUp, User } from "@/lib/users/schema";
 import { Webhook, WebhookCreated, WebhookDelivery, WebhookInput, WebhookTestRequest } from "@/lib/webhooks/schema";
-import { PageQuery } from "./pagination";
+import { PageQuery } from "@/db/pagination";
 
 /**
  * Every operation of the HTTP API, declared once: the request pipeline (lib/api/route.ts)

@@ -7,7 +7,7 @@ import { withCorsHeaders } from "./cors";
 import { Refusal } from "@/lib/errors";
 import { ApiError, errorResponse, refusalResponse, unauthorized, validationError } from "./errors";
 import type { Operation } from "./operations";
-import type { Page } from "./pagination";
+import type { Page } from "@/db/pagination";
 
 const MAX_JSON_BODY = 1024 * 1024;
 

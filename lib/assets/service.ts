@@ -1,9 +1,9 @@
 import { and, eq, gte, isNull, lt, or } from "drizzle-orm";
 import { db } from "@/db/client";
 import { assets, tasks } from "@/db/schema";
-import { compact } from "@/lib/api/compact";
+import { compact } from "@/lib/compact";
 import { invalid, notFound } from "@/lib/errors";
-import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
+import { pageOf, type Page, type PageQuery } from "@/db/pagination";
 import { config } from "@/lib/config";
 import { newId, newPlaybackId } from "@/lib/ids";
 import { assetExportRequested, assetImportRequested, assetUploadAwaited } from "@/inngest/events";
@@ -53,15 +53,7 @@ export function serializeAsset(row: AssetRow): Asset {
 const visible = (userId: string) => and(eq(assets.userId, userId), isNull(assets.deletedAt));
 
 export async function listAssets(userId: string, page: PageQuery): Promise<Page<Asset>> {
-  const window = pageWindow(assets, page);
-  const rows = await db()
-    .select()
-    .from(assets)
-    .where(and(visible(userId), window.after))
-    .orderBy(...window.orderBy)
-    .limit(window.limit);
-  const { items, next } = toPage(rows, page.limit);
-  return { items: items.map(serializeAsset), next };
+  return pageOf(assets, visible(userId), page, serializeAsset);
 }
 
 async function ownAsset(userId: string, id: string): Promise<AssetRow> {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { Readable } from "node:stream";
 import type { UnixFSFile } from "ipfs-unixfs-exporter";
 import type { CID } from "multiformats/cid";
-import type { RangedSource } from "@/lib/api/files";
+import type { RangedSource } from "@/lib/storage/types";
 import { blockPath, blockstore } from "./blockstore";
 
 const DAG_PB = 0x70;

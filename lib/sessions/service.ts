@@ -1,9 +1,9 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { db } from "@/db/client";
 import { sessions, streams } from "@/db/schema";
-import { compact } from "@/lib/api/compact";
+import { compact } from "@/lib/compact";
 import { notFound } from "@/lib/errors";
-import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
+import { pageWindow, toPage, type Page, type PageQuery } from "@/db/pagination";
 import { newId } from "@/lib/ids";
 import type { Stream } from "@/lib/streams/schema";
 import type { Session } from "./schema";

@@ -11,6 +11,11 @@ export interface ByteRange {
   end: number;
 }
 
+/** Something with a size that can be read from an offset: a file, an object in a store. */
+export interface RangedSource extends ObjectInfo {
+  open(range: ByteRange): Promise<Readable>;
+}
+
 /**
  * Where uploads, asset media and exports live. Keys are slash-separated paths
  * ("assets/<id>/source"). A write becomes visible only once complete, so readers

@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { db } from "@/db/client";
 import { multistreamTargets, sessions, streams } from "@/db/schema";
-import { compact } from "@/lib/api/compact";
+import { compact } from "@/lib/compact";
 import { invalid, notFound } from "@/lib/errors";
-import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
+import { pageWindow, toPage, type Page, type PageQuery } from "@/db/pagination";
 import { newId, newPlaybackId, newStreamKey } from "@/lib/ids";
 import { findSessionRow, pageSessionRows, sessionAsChildStream } from "@/lib/sessions/service";
 import type { Profile, Stream, StreamCreate, StreamPatch, TargetRef } from "./schema";

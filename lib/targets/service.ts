@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { multistreamTargets } from "@/db/schema";
 import { invalid, notFound } from "@/lib/errors";
-import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
+import { pageOf, type Page, type PageQuery } from "@/db/pagination";
 import { newId } from "@/lib/ids";
 import { hostReason } from "@/lib/net/guard";
 import { streamsUsingTarget } from "@/lib/streams/service";
@@ -38,15 +38,7 @@ export async function createTarget(userId: string, input: TargetCreate) {
 }
 
 export async function listTargets(userId: string, page: PageQuery): Promise<Page<Target>> {
-  const window = pageWindow(multistreamTargets, page);
-  const rows = await db()
-    .select()
-    .from(multistreamTargets)
-    .where(and(eq(multistreamTargets.userId, userId), window.after))
-    .orderBy(...window.orderBy)
-    .limit(window.limit);
-  const { items, next } = toPage(rows, page.limit);
-  return { items: items.map(serializeTarget), next };
+  return pageOf(multistreamTargets, eq(multistreamTargets.userId, userId), page, serializeTarget);
 }
 
 const owned = (userId: string, id: string) =>

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { tasks } from "@/db/schema";
-import { compact } from "@/lib/api/compact";
+import { compact } from "@/lib/compact";
 import { notFound } from "@/lib/errors";
-import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
+import { pageOf, type Page, type PageQuery } from "@/db/pagination";
 import { newId } from "@/lib/ids";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import type { WebhookEvent } from "@/lib/webhooks/events";
@@ -32,15 +32,7 @@ export function serializeTask(row: TaskRow): Task {
 }
 
 export async function listTasks(userId: string, page: PageQuery): Promise<Page<Task>> {
-  const window = pageWindow(tasks, page);
-  const rows = await db()
-    .select()
-    .from(tasks)
-    .where(and(eq(tasks.userId, userId), window.after))
-    .orderBy(...window.orderBy)
-    .limit(window.limit);
-  const { items, next } = toPage(rows, page.limit);
-  return { items: items.map(serializeTask), next };
+  return pageOf(tasks, eq(tasks.userId, userId), page, serializeTask);
 }
 
 export async function getTask(userId: string, id: string): Promise<Task> {

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { webhookDeliveries, webhooks } from "@/db/schema";
-import { compact } from "@/lib/api/compact";
+import { compact } from "@/lib/compact";
 import { invalid, notFound } from "@/lib/errors";
-import { pageWindow, toPage, type Page, type PageQuery } from "@/lib/api/pagination";
+import { pageOf, type Page, type PageQuery } from "@/db/pagination";
 import { newId, newSecret } from "@/lib/ids";
 import { privateHostReason } from "@/lib/net/guard";
 import type { WebhookEventData } from "@/inngest/events";
@@ -43,15 +43,7 @@ export async function createWebhook(userId: string, input: WebhookInput) {
 }
 
 export async function listWebhooks(userId: string, page: PageQuery): Promise<Page<Webhook>> {
-  const window = pageWindow(webhooks, page);
-  const rows = await db()
-    .select()
-    .from(webhooks)
-    .where(and(eq(webhooks.userId, userId), window.after))
-    .orderBy(...window.orderBy)
-    .limit(window.limit);
-  const { items, next } = toPage(rows, page.limit);
-  return { items: items.map(serializeWebhook), next };
+  return pageOf(webhooks, eq(webhooks.userId, userId), page, serializeWebhook);
 }
 
 const owned = (userId: string, id: string) => and(eq(webhooks.id, id), eq(webhooks.userId, userId));
@@ -105,15 +97,7 @@ async function requireWebhook(userId: string, id: string) {
 /** Every delivery attempt of a webhook, newest first. */
 export async function listDeliveries(userId: string, webhookId: string, page: PageQuery): Promise<Page<WebhookDelivery>> {
   await requireWebhook(userId, webhookId);
-  const window = pageWindow(webhookDeliveries, page);
-  const rows = await db()
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.webhookId, webhookId), window.after))
-    .orderBy(...window.orderBy)
-    .limit(window.limit);
-  const { items, next } = toPage(rows, page.limit);
-  return { items: items.map(serializeDelivery), next };
+  return pageOf(webhookDeliveries, eq(webhookDeliveries.webhookId, webhookId), page, serializeDelivery);
 }
 
 async function requireDelivery(userId: string, webhookId: string, logId: string) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { decodeCursor, encodeCursor, toPage } from "@/lib/api/pagination";
+import { decodeCursor, encodeCursor, toPage } from "@/db/pagination";
 
 test("a cursor round-trips the position of the last item, and garbage decodes to nothing", () => {
   const position = { createdAt: 1_795_316_498_117, id: "3f0c1a2e-aaaa-4bbb-8ccc-0123456789ab" };

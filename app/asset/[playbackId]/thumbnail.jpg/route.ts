@@ -1,4 +1,4 @@
-import { assetFileResponse } from "@/lib/assets/files";
+import { assetFileResponse } from "@/lib/api/files";
 
 /** A frame of the asset, for libraries and players' posters. */
 export async function GET(req: Request, ctx: { params: Promise<{ playbackId: string }> }) {

@@ -1,4 +1,4 @@
-import { assetFileResponse, IMMUTABLE } from "@/lib/assets/files";
+import { assetFileResponse, IMMUTABLE } from "@/lib/api/files";
 
 /** An asset's original mp4 ({CDN_URL}/asset/{playbackId}/video), with range requests. */
 export async function GET(req: Request, ctx: { params: Promise<{ playbackId: string }> }) {

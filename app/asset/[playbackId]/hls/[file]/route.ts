@@ -1,4 +1,4 @@
-import { assetFileResponse, IMMUTABLE } from "@/lib/assets/files";
+import { assetFileResponse, IMMUTABLE } from "@/lib/api/files";
 
 const FILE = /^(index\.m3u8|seg_\d{5}\.ts)$/;
 

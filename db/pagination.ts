@@ -1,7 +1,8 @@
 import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { invalid } from "@/lib/errors";
+import { db } from "./client";
 
 /**
  * Lists are newest first and paged by an opaque cursor: the (createdAt, id) of
@@ -62,4 +63,25 @@ export function toPage<T extends Position>(rows: T[], limit: number): Page<T> {
   if (rows.length <= limit) return { items: rows };
   const items = rows.slice(0, limit);
   return { items, next: encodeCursor(items[items.length - 1]) };
+}
+
+/**
+ * One page of a table's rows that match `where`, newest first, each serialised to its
+ * public shape, with the cursor of the next page when there is one.
+ */
+export async function pageOf<T extends PgTable & Keyed, S>(
+  table: T,
+  where: SQL | undefined,
+  page: PageQuery,
+  serialize: (row: T["$inferSelect"]) => S,
+): Promise<Page<S>> {
+  const window = pageWindow(table, page);
+  const rows = (await db()
+    .select()
+    .from(table as PgTable)
+    .where(and(where, window.after))
+    .orderBy(...window.orderBy)
+    .limit(window.limit)) as (T["$inferSelect"] & Position)[];
+  const { items, next } = toPage(rows, page.limit);
+  return { items: items.map(serialize), next };
 }
