@@ -1,4 +1,6 @@
 import { sql } from "drizzle-orm";
+import type { IngestHealth } from "@/lib/live/schema";
+import type { Profile, TargetRef } from "@/lib/streams/schema";
 import {
   bigint,
   boolean,
@@ -15,24 +17,6 @@ import {
 const ms = (name: string) => bigint(name, { mode: "number" });
 const createdAt = () => ms("created_at").notNull();
 
-export interface ProfileRow {
-  name: string;
-  width: number;
-  height: number;
-  bitrate: number;
-  fps: number;
-}
-export interface IngestHealthRow {
-  bitrateKbps?: number;
-  fps?: number;
-  keyframeIntervalS?: number;
-  updatedAt: number;
-}
-export interface TargetRefRow {
-  id: string;
-  profile: string;
-  videoOnly?: boolean;
-}
 
 export const users = pgTable("users", {
   id: text("id").primaryKey(),
@@ -74,15 +58,15 @@ export const streams = pgTable(
     name: text("name").notNull(),
     streamKey: text("stream_key").notNull().unique(),
     playbackId: text("playback_id").notNull().unique(),
-    profiles: jsonb("profiles").$type<ProfileRow[]>().notNull().default(sql`'[]'::jsonb`),
+    profiles: jsonb("profiles").$type<Profile[]>().notNull().default(sql`'[]'::jsonb`),
     record: boolean("record").notNull().default(false),
     suspended: boolean("suspended").notNull().default(false),
     isActive: boolean("is_active").notNull().default(false),
     lastSeen: ms("last_seen"),
-    multistreamTargets: jsonb("multistream_targets").$type<TargetRefRow[]>().notNull().default(sql`'[]'::jsonb`),
+    multistreamTargets: jsonb("multistream_targets").$type<TargetRef[]>().notNull().default(sql`'[]'::jsonb`),
     ...segmentCounters(),
     /** Ingest health of the current broadcast, from the media node's heartbeats. */
-    health: jsonb("health").$type<IngestHealthRow>(),
+    health: jsonb("health").$type<IngestHealth>(),
     createdAt: createdAt(),
     /** Deleted streams stay for their sessions' recordings, hidden from the API. */
     deletedAt: ms("deleted_at"),
@@ -98,7 +82,7 @@ export const sessions = pgTable(
     parentId: text("parent_id").notNull().references(() => streams.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     record: boolean("record").notNull(),
-    profiles: jsonb("profiles").$type<ProfileRow[]>().notNull().default(sql`'[]'::jsonb`),
+    profiles: jsonb("profiles").$type<Profile[]>().notNull().default(sql`'[]'::jsonb`),
     isActive: boolean("is_active").notNull().default(false),
     lastSeen: ms("last_seen"),
     ...segmentCounters(),

@@ -10,7 +10,8 @@ import { KeyIcon, PlusIcon, ShieldIcon, TrashIcon } from "@/components/ui/icons"
 import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
 import { EmptyState, ErrorState, FormErrors, PageHeader, SkeletonRows } from "@/components/ui/states";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
-import { useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKeyCreated } from "@/lib/client/hooks";
+import type { ApiKeyCreated } from "@/lib/api-keys/schema";
+import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "@/lib/client/hooks";
 import { useOrigin } from "@/lib/client/location";
 import type { ApiKey } from "@/lib/api-keys/schema";
 

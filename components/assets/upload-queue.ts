@@ -3,7 +3,8 @@
 import type { Body, Uppy } from "@uppy/core";
 import { useSyncExternalStore } from "react";
 import { ApiRequestError } from "@/lib/client/api";
-import { deleteAsset, requestUpload, type RequestedUpload } from "@/lib/client/asset-hooks";
+import type { UploadRequested } from "@/lib/assets/schema";
+import { deleteAsset, requestUpload } from "@/lib/client/asset-hooks";
 import { formatHttpStatus } from "@/lib/client/format";
 
 /** Up to this size a file goes up in one PUT to a pre-signed URL; beyond it, resumably over tus. */
@@ -36,7 +37,7 @@ type Uploader = Uppy<UploadMeta, Body>;
 interface Entry {
   upload: Upload;
   file: File;
-  requested?: RequestedUpload;
+  requested?: UploadRequested;
   sample?: { at: number; bytes: number };
 }
 
@@ -150,7 +151,7 @@ class UploadQueue {
   async #request(key: string) {
     const entry = this.#entries.get(key);
     if (!entry) return;
-    let requested: RequestedUpload;
+    let requested: UploadRequested;
     try {
       requested = await requestUpload(entry.file.name);
     } catch (error) {

@@ -11,7 +11,8 @@ import { Select } from "@/components/ui/field";
 import { AlertIcon, CheckIcon, ChevronRightIcon, ResendIcon, SendIcon, ShieldIcon, XIcon } from "@/components/ui/icons";
 import { EmptyState, FormErrors, LoadingState } from "@/components/ui/states";
 import { formatClock, formatDateTimeSeconds, formatHttpStatus, formatMs, prettyJson, timeAgo } from "@/lib/client/format";
-import { useResendDelivery, useSendTestEvent, useWebhookDeliveries, type QueuedEvent } from "@/lib/client/hooks";
+import type { QueuedDelivery } from "@/lib/webhooks/schema";
+import { useResendDelivery, useSendTestEvent, useWebhookDeliveries } from "@/lib/client/hooks";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "@/lib/webhooks/events";
 import type { Webhook, WebhookDelivery } from "@/lib/webhooks/schema";
 
@@ -163,7 +164,7 @@ function TestEventForm({ webhook, onQueued }: { webhook: Webhook; onQueued: () =
   const [chosen, setChosen] = useState<WebhookEvent | undefined>(events[0]);
   // The events can be edited on this page: fall back to the first if the choice went away.
   const event = chosen && events.includes(chosen) ? chosen : events[0];
-  const [queued, setQueued] = useState<QueuedEvent | null>(null);
+  const [queued, setQueued] = useState<QueuedDelivery | null>(null);
   const [showQueued, flash] = useFlash();
   const selectId = useId();
 

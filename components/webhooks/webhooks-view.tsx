@@ -10,7 +10,8 @@ import { AlertIcon, ChevronRightIcon, PlusIcon, ShieldIcon, WebhookIcon } from "
 import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
 import { EmptyState, ErrorState, PageHeader, SkeletonRows } from "@/components/ui/states";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
-import { useCreateWebhook, useWebhooks, type WebhookCreated } from "@/lib/client/hooks";
+import type { WebhookCreated } from "@/lib/webhooks/schema";
+import { useCreateWebhook, useWebhooks } from "@/lib/client/hooks";
 import type { Webhook } from "@/lib/webhooks/schema";
 import { WebhookFields } from "./webhook-form";
 import { failureSummary, webhookHealth, WebhookHealthBadge } from "./webhook-health";

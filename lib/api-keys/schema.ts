@@ -18,3 +18,4 @@ export type ApiKey = z.infer<typeof ApiKey>;
 
 /** Only the creation response carries the key itself. */
 export const ApiKeyCreated = ApiKey.extend({ key: z.string() }).meta({ id: "ApiKeyCreated" });
+export type ApiKeyCreated = z.infer<typeof ApiKeyCreated>;

@@ -9,7 +9,7 @@ import { RecordPatch, Stream, StreamCreate, StreamListQuery, StreamPatch } from 
 import { Target, TargetCreate, TargetCreated, TargetPatch } from "@/lib/targets/schema";
 import { Task } from "@/lib/tasks/schema";
 import { SignUp, User } from "@/lib/users/schema";
-import { Webhook, WebhookCreated, WebhookDelivery, WebhookInput, WebhookTestRequest } from "@/lib/webhooks/schema";
+import { QueuedDelivery, Webhook, WebhookCreated, WebhookDelivery, WebhookInput, WebhookTestRequest } from "@/lib/webhooks/schema";
 import { PageQuery } from "@/db/pagination";
 
 /**
@@ -47,7 +47,6 @@ export interface Operation {
 }
 
 const Health = z.object({ status: z.enum(["ok", "unavailable"]), errors: z.array(z.string()).optional() }).meta({ id: "Health" });
-const Queued = z.object({ eventId: z.string(), event: z.string() }).meta({ id: "QueuedDelivery" });
 const PagedStreams = StreamListQuery.extend(PageQuery.shape);
 const PagedSessions = SessionListQuery.extend(PageQuery.shape);
 const Id = "/{id}";
@@ -97,8 +96,8 @@ export const operations = {
   deleteWebhook: { method: "DELETE", path: `/webhook${Id}`, tag: "Webhooks", summary: "Delete a webhook (answers it, as the livepeer SDK expects)", auth: "user", status: 200, response: Webhook, errors: [404] },
   listDeliveries: { method: "GET", path: `/webhook${Id}/log`, tag: "Webhooks", summary: "Delivery attempts, newest first", auth: "user", query: PageQuery, status: 200, response: WebhookDelivery, paged: true, errors: [404] },
   getDelivery: { method: "GET", path: `/webhook${Id}/log/{logId}`, tag: "Webhooks", summary: "One delivery attempt", auth: "user", status: 200, response: WebhookDelivery, errors: [404] },
-  resendDelivery: { method: "POST", path: `/webhook${Id}/log/{logId}/resend`, tag: "Webhooks", summary: "Deliver a logged event again (same event id, new signature); queued", auth: "user", status: 202, response: Queued, errors: [404] },
-  testWebhook: { method: "POST", path: `/webhook${Id}/test`, tag: "Webhooks", summary: "Send a sample event through the delivery path; queued", auth: "user", body: WebhookTestRequest, status: 202, response: Queued, errors: [404, 422] },
+  resendDelivery: { method: "POST", path: `/webhook${Id}/log/{logId}/resend`, tag: "Webhooks", summary: "Deliver a logged event again (same event id, new signature); queued", auth: "user", status: 202, response: QueuedDelivery, errors: [404] },
+  testWebhook: { method: "POST", path: `/webhook${Id}/test`, tag: "Webhooks", summary: "Send a sample event through the delivery path; queued", auth: "user", body: WebhookTestRequest, status: 202, response: QueuedDelivery, errors: [404, 422] },
   // Users and keys
   signUp: { method: "POST", path: "/user", tag: "Users", summary: "Sign up (no auth; ALLOW_SIGNUP)", auth: "none", body: SignUp, status: 201, response: User, errors: [403, 422] },
   getMe: { method: "GET", path: "/user/me", tag: "Users", summary: "The caller", auth: "user", status: 200, response: User },

@@ -99,6 +99,7 @@ export const UploadRequested = z
     task: Task,
   })
   .meta({ id: "UploadRequested" });
+export type UploadRequested = z.infer<typeof UploadRequested>;
 
 export const UploadReceived = z.object({ asset: Asset }).meta({ id: "UploadReceived" });
 
@@ -106,8 +107,9 @@ export const ImportAsset = z.strictObject({ url: HttpUrl, name: Name }).meta({ i
 export type ImportAsset = z.infer<typeof ImportAsset>;
 
 export const AssetWithTask = z.object({ asset: Asset, task: Task }).meta({ id: "AssetWithTask" });
+export type AssetWithTask = z.infer<typeof AssetWithTask>;
 
-const Pinning = z.union([
+export const Pinning = z.union([
   z.strictObject({ jwt: z.string().min(1).max(4096) }),
   z.strictObject({ apiKey: z.string().min(1).max(512), apiSecret: z.string().min(1).max(512) }),
 ], { message: "give either jwt, or apiKey together with apiSecret" });
@@ -131,5 +133,9 @@ export const ExportAsset = z
   .refine((b) => Boolean(b.ipfs) !== Boolean(b.custom), { message: "give exactly one of ipfs or custom" })
   .meta({ id: "ExportTaskParams" });
 export type ExportAsset = z.infer<typeof ExportAsset>;
+/** An export as a client sends it (defaults not yet applied). */
+export type ExportRequest = z.input<typeof ExportAsset>;
+export type Pinning = z.infer<typeof Pinning>;
 
 export const ExportStarted = z.object({ task: Task }).meta({ id: "ExportStarted" });
+export type ExportStarted = z.infer<typeof ExportStarted>;

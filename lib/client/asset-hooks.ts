@@ -2,7 +2,7 @@
 
 import { queryOptions, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import type { Asset } from "@/lib/assets/schema";
+import type { Asset, AssetWithTask, ExportRequest, ExportStarted, UploadRequested } from "@/lib/assets/schema";
 import type { Task } from "@/lib/tasks/schema";
 import { api, apiPage } from "./api";
 
@@ -70,17 +70,8 @@ export function useAssetsById(ids: readonly string[]): ReadonlyMap<string, Asset
   });
 }
 
-export interface RequestedUpload {
-  /** Pre-signed: PUT the file here, no credentials. */
-  url: string;
-  /** tus 1.0 endpoint for the same asset; its token is in the query string. */
-  tusEndpoint: string;
-  asset: Asset;
-  task: Task;
-}
-
 /** Creates the asset (phase "waiting") and where to send its file. */
-export const requestUpload = (name: string) => api<RequestedUpload>("/api/asset/request-upload", "POST", { name });
+export const requestUpload = (name: string) => api<UploadRequested>("/api/asset/request-upload", "POST", { name });
 
 export const deleteAsset = (id: string) => api(`/api/asset/${enc(id)}`, "DELETE");
 
@@ -95,11 +86,6 @@ export function useDeleteAsset() {
   });
 }
 
-export interface AssetWithTask {
-  asset: Asset;
-  task: Task;
-}
-
 export function useImportAsset() {
   const qc = useQueryClient();
   return useMutation({
@@ -112,16 +98,10 @@ export function useImportAsset() {
   });
 }
 
-export type Pinning = { jwt: string } | { apiKey: string; apiSecret: string };
-
-export type ExportRequest =
-  | { ipfs: { nftMetadata?: Record<string, unknown>; pinning?: Pinning } }
-  | { custom: { url: string; method: "PUT" | "POST"; headers?: Record<string, string> } };
-
 export function useExportAsset(assetId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: ExportRequest) => api<{ task: Task }>(`/api/asset/${enc(assetId)}/export`, "POST", input),
+    mutationFn: (input: ExportRequest) => api<ExportStarted>(`/api/asset/${enc(assetId)}/export`, "POST", input),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.tasks }),
   });
 }

@@ -2,11 +2,11 @@
 
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
-import type { ApiKey } from "@/lib/api-keys/schema";
+import type { ApiKey, ApiKeyCreated } from "@/lib/api-keys/schema";
 import type { Session } from "@/lib/sessions/schema";
 import type { Profile, Stream, StreamPatch } from "@/lib/streams/schema";
 import type { Target, TargetPatch } from "@/lib/targets/schema";
-import type { Webhook, WebhookDelivery } from "@/lib/webhooks/schema";
+import type { QueuedDelivery, Webhook, WebhookCreated, WebhookDelivery } from "@/lib/webhooks/schema";
 import type { WebhookEvent } from "@/lib/webhooks/events";
 import { api, apiPage } from "./api";
 
@@ -27,8 +27,6 @@ const keys = {
 const enc = encodeURIComponent;
 
 // ---- API keys
-
-export type ApiKeyCreated = ApiKey & { key: string };
 
 export function useApiKeys() {
   return useQuery({ queryKey: keys.apiKeys, queryFn: () => api<ApiKey[]>("/api/api-key") });
@@ -200,7 +198,6 @@ export interface WebhookForm {
   url: string;
   events: WebhookEvent[];
 }
-export type WebhookCreated = Webhook & { sharedSecret: string };
 
 /** A webhook's health changes as deliveries happen in the background: the list polls. */
 const WEBHOOK_POLL_MS = 10_000;
@@ -285,15 +282,9 @@ export function useWebhookDeliveries(webhookId: string, pollMs: number) {
   return { ...query, deliveries };
 }
 
-/** What the API answers when it has queued a delivery. */
-export interface QueuedEvent {
-  eventId: string;
-  event: string;
-}
-
 export function useSendTestEvent(webhookId: string) {
   return useMutation({
-    mutationFn: (event: WebhookEvent) => api<QueuedEvent>(`/api/webhook/${enc(webhookId)}/test`, "POST", { event }),
+    mutationFn: (event: WebhookEvent) => api<QueuedDelivery>(`/api/webhook/${enc(webhookId)}/test`, "POST", { event }),
   });
 }
 
@@ -301,6 +292,6 @@ export function useSendTestEvent(webhookId: string) {
 export function useResendDelivery(webhookId: string) {
   return useMutation({
     mutationFn: (deliveryId: string) =>
-      api<QueuedEvent>(`/api/webhook/${enc(webhookId)}/log/${enc(deliveryId)}/resend`, "POST"),
+      api<QueuedDelivery>(`/api/webhook/${enc(webhookId)}/log/${enc(deliveryId)}/resend`, "POST"),
   });
 }

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { ProfileRow } from "@/db/schema";
+import type { Profile } from "@/lib/streams/schema";
 
 /**
  * The live transcoder's ffmpeg arguments: one process reads the broadcast and
@@ -13,7 +13,7 @@ export interface LadderInput {
   /** The broadcast as FLV (a Feed's input). */
   input: string;
   outDir: string;
-  profiles: ProfileRow[];
+  profiles: Profile[];
   segmentS: number;
   sourceIsH264: boolean;
   audio: "aac" | "other" | "none";
@@ -102,7 +102,7 @@ export function pushArgs(
   input: string,
   target: { videoOnly: boolean },
   route: { url: string; options: string[] },
-  profile: ProfileRow | undefined,
+  profile: Profile | undefined,
   audio: "aac" | "other" | "none",
 ): string[] {
   const args = ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-stats_period", "1", ...readInput(input)];

@@ -42,6 +42,11 @@ export type Webhook = z.infer<typeof Webhook>;
 
 /** Only the creation response carries the signing secret. */
 export const WebhookCreated = Webhook.extend({ sharedSecret: z.string() }).meta({ id: "WebhookCreated" });
+export type WebhookCreated = z.infer<typeof WebhookCreated>;
+
+/** What the API answers when it has queued a delivery (resend, test event). */
+export const QueuedDelivery = z.object({ eventId: z.string(), event: z.string() }).meta({ id: "QueuedDelivery" });
+export type QueuedDelivery = z.infer<typeof QueuedDelivery>;
 
 export const WebhookDelivery = z
   .object({
