@@ -1,27 +1,30 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { operations } from "@/lib/api/operations";
 import { newAccount, PROFILES } from "./support/client";
 
 describe("streams", () => {
   test("POST /stream creates a stream with keys and defaults (201)", async () => {
     const api = await newAccount();
-    const res = await api.post("stream", { name: "My show", profiles: PROFILES });
+    // typed calls: each answer is parsed with the operation's public schema
+    const res = await api.call(operations.createStream, { body: { name: "My show", profiles: PROFILES } });
     assert.equal(res.status, 201);
     const s = res.body;
     assert.ok(s.id && s.streamKey && s.playbackId);
     assert.equal(s.name, "My show");
-    assert.equal(s.userId, (await api.get("user/me")).body.id);
+    assert.equal(s.userId, (await api.call(operations.getMe)).body.id);
     assert.ok(Math.abs(s.createdAt - Date.now()) < 60_000);
     assert.equal(s.isActive, false);
     assert.equal(s.record, false);
     assert.equal(s.suspended, false);
     assert.deepEqual(s.multistream, { targets: [] });
     assert.deepEqual(s.profiles, PROFILES);
-    for (const c of ["sourceSegments", "transcodedSegments", "sourceSegmentsDuration", "transcodedSegmentsDuration"]) {
+    for (const c of ["sourceSegments", "transcodedSegments", "sourceSegmentsDuration", "transcodedSegmentsDuration"] as const) {
       assert.equal(s[c], 0, c);
     }
     assert.equal(s.parentId, undefined);
-    assert.deepEqual((await api.get(`stream/${s.id}`)).body, s);
+    assert.deepEqual((await api.call(operations.getStream, { params: { id: s.id } })).body, s);
+    assert.deepEqual((await api.call(operations.listStreams, { query: "streamsonly=1" })).body, [s]);
   });
 
   test("a stream created without profiles has none", async () => {

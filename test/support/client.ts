@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { Operation } from "@/lib/api/operations";
 
 /** The running app under test (started by `npm test`). */
 export const BASE = (() => {
@@ -60,7 +62,22 @@ export class Api {
   put = (path: string, body?: unknown) => this.send("PUT", path, { body });
   send = (method: string, path: string, opts: Omit<CallOptions, "auth"> = {}) =>
     call(method, path, { base: this.base, ...opts, auth: `Bearer ${this.key}` });
+
+  /**
+   * A declared operation (lib/api/operations.ts), called as a client would: `params` fill its
+   * path, and its success answer is parsed with the operation's own response schema, so the
+   * body is typed and an answer outside the public shape fails the test.
+   */
+  async call<O extends Operation>(op: O, opts: { params?: Record<string, string>; body?: unknown; query?: string } = {}): Promise<Res<Success<O>>> {
+    const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(opts.params?.[name] ?? `{${name}}`));
+    const res = await this.send(op.method, `${path.slice(1)}${opts.query ? `?${opts.query}` : ""}`, { body: opts.body });
+    if (res.status === op.status && op.response) res.body = (op.paged ? z.array(op.response) : op.response).parse(res.body);
+    return res as Res<Success<O>>;
+  }
 }
+
+/** The parsed body of an operation's success answer. */
+type Success<O extends Operation> = O["response"] extends z.ZodType ? (O["paged"] extends true ? z.output<O["response"]>[] : z.output<O["response"]>) : undefined;
 
 function cookiesOf(res: Res): string {
   return res.headers
