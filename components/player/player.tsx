@@ -1,6 +1,6 @@
 "use client";
 
-import type { ReactNode } from "react";
+import type { ComponentType, ReactNode } from "react";
 import { AlertIcon, OfflineIcon, Spinner } from "./icons";
 import { usePlayback, type PlaybackState } from "./use-playback";
 import { VideoPlayer } from "./video-player";
@@ -54,38 +54,17 @@ function PlayerMessage({ playback }: { playback: Exclude<PlaybackState, { status
       );
     case "offline":
       return (
-        <Centered>
-          <Glyph>
-            <OfflineIcon className="size-6 @md:size-7" />
-          </Glyph>
-          <Title>This stream is offline</Title>
-          <Hint>It will start playing here as soon as the broadcast begins.</Hint>
+        <Message icon={OfflineIcon} title="This stream is offline" hint="It will start playing here as soon as the broadcast begins.">
           <p className="mt-4 hidden items-center gap-2 text-xs text-white/40 @[16rem]:inline-flex" aria-hidden="true">
             <span className="size-1.5 animate-pulse rounded-full bg-white/50" />
             Waiting for the broadcast
           </p>
-        </Centered>
+        </Message>
       );
     case "not-found":
-      return (
-        <Centered>
-          <Glyph>
-            <AlertIcon className="size-6 @md:size-7" />
-          </Glyph>
-          <Title>This video is unavailable</Title>
-          <Hint>The link may be wrong, or the stream or video has been deleted.</Hint>
-        </Centered>
-      );
+      return <Message icon={AlertIcon} title="This video is unavailable" hint="The link may be wrong, or the stream or video has been deleted." />;
     case "unreachable":
-      return (
-        <Centered>
-          <Glyph>
-            <AlertIcon className="size-6 @md:size-7" />
-          </Glyph>
-          <Title>Can’t reach the server</Title>
-          <Hint>Trying again…</Hint>
-        </Centered>
-      );
+      return <Message icon={AlertIcon} title="Can’t reach the server" hint="Trying again…" />;
   }
 }
 
@@ -97,16 +76,26 @@ function Centered({ children }: { children: ReactNode }) {
   );
 }
 
-const Glyph = ({ children }: { children: ReactNode }) => (
-  <div className="mb-3 hidden size-12 items-center justify-center rounded-full bg-white/10 text-white/70 ring-1 ring-white/10 @[12rem]:flex @md:mb-4 @md:size-14">
-    {children}
-  </div>
-);
-
-const Title = ({ children }: { children: ReactNode }) => (
-  <p className="text-base font-semibold tracking-tight text-white @md:text-xl">{children}</p>
-);
-
-const Hint = ({ children }: { children: ReactNode }) => (
-  <p className="mt-1 max-w-xs text-sm text-white/60 @md:max-w-sm @md:text-base">{children}</p>
-);
+/** What the player says instead of playing: an icon (where there is room), a title and a hint. */
+function Message({
+  icon: Icon,
+  title,
+  hint,
+  children,
+}: {
+  icon: ComponentType<{ className?: string }>;
+  title: string;
+  hint: string;
+  children?: ReactNode;
+}) {
+  return (
+    <Centered>
+      <div className="mb-3 hidden size-12 items-center justify-center rounded-full bg-white/10 text-white/70 ring-1 ring-white/10 @[12rem]:flex @md:mb-4 @md:size-14">
+        <Icon className="size-6 @md:size-7" />
+      </div>
+      <p className="text-base font-semibold tracking-tight text-white @md:text-xl">{title}</p>
+      <p className="mt-1 max-w-xs text-sm text-white/60 @md:max-w-sm @md:text-base">{hint}</p>
+      {children}
+    </Centered>
+  );
+}

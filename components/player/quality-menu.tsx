@@ -2,20 +2,18 @@
 
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { CheckIcon, SettingsIcon } from "./icons";
-import type { Quality } from "./use-hls";
+import type { HlsEngine } from "./use-hls";
 import { controlButton } from "./controls";
 
-interface Props {
-  qualities: Quality[];
-  selected: number;
-  current: number;
-  onSelect: (index: number) => void;
+/** The gear button and its menu: Auto, the source, then each rendition from the tallest. */
+export function QualityMenu({
+  engine: { qualities, selected, current, selectQuality },
+  onOpenChange,
+}: {
+  engine: HlsEngine;
   /** Tells the player to keep its controls up while the menu is open. */
   onOpenChange: (open: boolean) => void;
-}
-
-/** The gear button and its menu: Auto, the source, then each rendition from the tallest. */
-export function QualityMenu({ qualities, selected, current, onSelect, onOpenChange }: Props) {
+}) {
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -124,7 +122,7 @@ export function QualityMenu({ qualities, selected, current, onSelect, onOpenChan
                 aria-checked={checked}
                 tabIndex={checked ? 0 : -1}
                 onClick={() => {
-                  onSelect(q.index);
+                  selectQuality(q.index);
                   closeMenu();
                 }}
                 className="flex w-full items-center gap-2.5 px-3.5 py-2 text-left outline-none hover:bg-white/10 focus-visible:bg-white/15"

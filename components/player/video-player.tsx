@@ -275,13 +275,7 @@ export function VideoPlayer({ src, live, format = "hls", autoPlay = true, muted 
           <span className="flex-1" />
 
           {engine.qualities.length > 1 && (
-            <QualityMenu
-              qualities={engine.qualities}
-              selected={engine.selected}
-              current={engine.current}
-              onSelect={engine.selectQuality}
-              onOpenChange={setMenuOpen}
-            />
+            <QualityMenu engine={engine} onOpenChange={setMenuOpen} />
           )}
 
           {fullscreen.supported && (
