@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useState, type ComponentType, type ReactNode, type SVGProps } from "react";
 import { Logo } from "@/components/brand";
+import { IconButton } from "@/components/ui/button";
 import { cx } from "@/components/ui/cx";
 import {
   FilmIcon,
@@ -69,27 +70,21 @@ export function DashboardShell({ user, children }: { user: ShellUser; children: 
         <Link href="/streams" aria-label="Castline home">
           <Logo dark />
         </Link>
-        <button
-          type="button"
-          onClick={() => setMenuOpen(true)}
-          className="rounded-md p-2 text-zinc-300 hover:bg-zinc-800 hover:text-white"
-          aria-label="Open navigation"
-        >
+        <IconButton label="Open navigation" onClick={() => setMenuOpen(true)} className="p-2 text-zinc-300 hover:bg-zinc-800 hover:text-white">
           <MenuIcon className="size-5" />
-        </button>
+        </IconButton>
       </div>
       {menuOpen && (
         <div className="fixed inset-0 z-40 lg:hidden" role="dialog" aria-modal="true" aria-label="Navigation">
           <div className="absolute inset-0 bg-zinc-950/60" onClick={() => setMenuOpen(false)} />
           <aside className="absolute inset-y-0 left-0 flex w-72 max-w-[85vw] flex-col bg-zinc-950 shadow-xl">
-            <button
-              type="button"
+            <IconButton
+              label="Close navigation"
               onClick={() => setMenuOpen(false)}
-              className="absolute top-4 right-3 rounded-md p-1.5 text-zinc-400 hover:bg-zinc-800 hover:text-white"
-              aria-label="Close navigation"
+              className="absolute top-4 right-3 p-1.5 text-zinc-400 hover:bg-zinc-800 hover:text-white"
             >
               <XIcon className="size-5" />
-            </button>
+            </IconButton>
             <Sidebar pathname={pathname} user={user} onNavigate={() => setMenuOpen(false)} />
           </aside>
         </div>
@@ -150,15 +145,14 @@ function Sidebar({ pathname, user, onNavigate }: { pathname: string; user: Shell
               {user.email}
             </p>
           </div>
-          <button
-            type="button"
-            onClick={() => signOut({ redirectTo: "/sign-in" })}
-            className="rounded-md p-1.5 text-zinc-400 hover:bg-white/10 hover:text-white"
-            aria-label="Sign out"
+          <IconButton
+            label="Sign out"
             title="Sign out"
+            onClick={() => signOut({ redirectTo: "/sign-in" })}
+            className="p-1.5 text-zinc-400 hover:bg-white/10 hover:text-white"
           >
             <LogOutIcon className="size-[18px]" />
-          </button>
+          </IconButton>
         </div>
       </div>
     </>

@@ -56,3 +56,8 @@ export function LinkButton({
 }: ComponentProps<typeof Link> & { variant?: Variant; size?: Size }) {
   return <Link className={buttonClass(variant, size, className)} {...props} />;
 }
+
+/** A button that shows only an icon; `label` is its name for screen readers. */
+export function IconButton({ label, className, ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { label: string }) {
+  return <button type="button" aria-label={label} className={cx("rounded-md", className)} {...props} />;
+}

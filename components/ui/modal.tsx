@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, type ReactNode } from "react";
+import { IconButton } from "./button";
 import { cx } from "./cx";
 import { XIcon } from "./icons";
 
@@ -58,14 +59,9 @@ export function Modal({
               </h2>
               {description && <p className="mt-1 text-sm text-zinc-500">{description}</p>}
             </div>
-            <button
-              type="button"
-              onClick={onClose}
-              className="-mr-2 rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-600"
-              aria-label="Close"
-            >
+            <IconButton label="Close" onClick={onClose} className="-mr-2 p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-600">
               <XIcon className="size-5" />
-            </button>
+            </IconButton>
           </div>
           <div className="overflow-y-auto">{children}</div>
         </div>
