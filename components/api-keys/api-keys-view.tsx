@@ -3,12 +3,15 @@
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { CodeSnippet } from "@/components/ui/code";
 import { ConfirmDialog } from "@/components/ui/confirm";
 import { CopyButton, CopyField } from "@/components/ui/copy";
 import { Field, Input } from "@/components/ui/field";
-import { KeyIcon, PlusIcon, ShieldIcon, TrashIcon } from "@/components/ui/icons";
+import { FormFooter } from "@/components/ui/form-footer";
+import { KeyIcon, ShieldIcon, TrashIcon } from "@/components/ui/icons";
+import { ListPage } from "@/components/ui/list-page";
 import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
-import { EmptyState, ErrorState, FormErrors, PageHeader, SkeletonRows } from "@/components/ui/states";
+import { FormErrors } from "@/components/ui/states";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
 import type { ApiKeyCreated } from "@/lib/api-keys/schema";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "@/lib/client/hooks";
@@ -20,15 +23,9 @@ export function ApiKeysView() {
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
 
-  const createButton = (
-    <Button variant="primary" onClick={() => setCreating(true)}>
-      <PlusIcon /> Create API key
-    </Button>
-  );
-
   return (
     <>
-      <PageHeader
+      <ListPage
         title="API keys"
         description={
           <>
@@ -36,63 +33,59 @@ export function ApiKeysView() {
             <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-700">Authorization: Bearer &lt;key&gt;</code>.
           </>
         }
-        action={keys.data?.length ? createButton : undefined}
-      />
-
-      {keys.isPending ? (
-        <SkeletonRows />
-      ) : keys.isError ? (
-        <ErrorState error={keys.error} onRetry={() => keys.refetch()} />
-      ) : keys.data.length === 0 ? (
-        <EmptyState
-          icon={<KeyIcon className="size-6" />}
-          title="No API keys yet"
-          description="Create a key to manage streams, assets and webhooks from your backend or the command line."
-          action={createButton}
-        />
-      ) : (
-        <Card className="overflow-hidden">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-zinc-100 bg-zinc-50/60 text-xs font-medium text-zinc-500">
-              <tr>
-                <th className="px-5 py-2.5 font-medium">Name</th>
-                <th className="hidden px-5 py-2.5 font-medium sm:table-cell">Created</th>
-                <th className="hidden px-5 py-2.5 font-medium md:table-cell">Last used</th>
-                <th className="px-5 py-2.5">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {keys.data.map((key) => (
-                <tr key={key.id} className="hover:bg-zinc-50/60">
-                  <td className="px-5 py-3.5">
-                    <div className="font-medium text-zinc-900">{key.name}</div>
-                    <code className="font-mono text-xs text-zinc-500">{key.prefix}…</code>
-                  </td>
-                  <td className="hidden px-5 py-3.5 text-zinc-600 sm:table-cell" title={formatDateTime(key.createdAt)}>
-                    {timeAgo(key.createdAt)}
-                  </td>
-                  <td className="hidden px-5 py-3.5 md:table-cell">
-                    {key.lastUsedAt ? (
-                      <span className="text-zinc-600" title={formatDateTime(key.lastUsedAt)}>
-                        {timeAgo(key.lastUsedAt)}
-                      </span>
-                    ) : (
-                      <span className="text-zinc-400">Never</span>
-                    )}
-                  </td>
-                  <td className="px-5 py-3.5 text-right">
-                    <Button variant="dangerGhost" size="sm" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
-                      <TrashIcon /> Revoke
-                    </Button>
-                  </td>
+        create={{ label: "Create API key", onClick: () => setCreating(true) }}
+        query={keys}
+        items={keys.data}
+        empty={{
+          icon: <KeyIcon className="size-6" />,
+          title: "No API keys yet",
+          description: "Create a key to manage streams, assets and webhooks from your backend or the command line.",
+        }}
+      >
+        {(items) => (
+          <Card className="overflow-hidden">
+            <table className="w-full text-left text-sm">
+              <thead className="border-b border-zinc-100 bg-zinc-50/60 text-xs font-medium text-zinc-500">
+                <tr>
+                  <th className="px-5 py-2.5 font-medium">Name</th>
+                  <th className="hidden px-5 py-2.5 font-medium sm:table-cell">Created</th>
+                  <th className="hidden px-5 py-2.5 font-medium md:table-cell">Last used</th>
+                  <th className="px-5 py-2.5">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
-      )}
+              </thead>
+              <tbody className="divide-y divide-zinc-100">
+                {items.map((key) => (
+                  <tr key={key.id} className="hover:bg-zinc-50/60">
+                    <td className="px-5 py-3.5">
+                      <div className="font-medium text-zinc-900">{key.name}</div>
+                      <code className="font-mono text-xs text-zinc-500">{key.prefix}…</code>
+                    </td>
+                    <td className="hidden px-5 py-3.5 text-zinc-600 sm:table-cell" title={formatDateTime(key.createdAt)}>
+                      {timeAgo(key.createdAt)}
+                    </td>
+                    <td className="hidden px-5 py-3.5 md:table-cell">
+                      {key.lastUsedAt ? (
+                        <span className="text-zinc-600" title={formatDateTime(key.lastUsedAt)}>
+                          {timeAgo(key.lastUsedAt)}
+                        </span>
+                      ) : (
+                        <span className="text-zinc-400">Never</span>
+                      )}
+                    </td>
+                    <td className="px-5 py-3.5 text-right">
+                      <Button variant="dangerGhost" size="sm" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                        <TrashIcon /> Revoke
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Card>
+        )}
+      </ListPage>
 
       <CreateApiKeyDialog open={creating} onClose={() => setCreating(false)} />
       <RevokeApiKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} />
@@ -151,12 +144,7 @@ function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => v
             <Input id="api-key-name" name="name" placeholder="Production server" autoFocus maxLength={100} />
           </Field>
         </ModalBody>
-        <ModalFooter>
-          <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={create.isPending}>
-            Create key
-          </Button>
-        </ModalFooter>
+        <FormFooter submit="Create key" pending={create.isPending} onCancel={close} />
       </form>
     </Modal>
   );
@@ -164,36 +152,24 @@ function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => v
 
 function CurlExample({ apiKey }: { apiKey: string }) {
   const origin = useOrigin();
-  const command = `curl -H "Authorization: Bearer ${apiKey}" ${origin}/api/stream`;
   return (
-    <div>
-      <div className="mb-1.5 flex items-center justify-between">
-        <p className="text-sm font-medium text-zinc-800">Try it</p>
-        <CopyButton value={command} variant="ghost" label="Copy command" />
-      </div>
-      <pre className="overflow-x-auto rounded-lg bg-zinc-950 px-4 py-3 font-mono text-xs leading-relaxed text-zinc-100">
-        <span className="text-zinc-500">$ </span>
-        {`curl -H "Authorization: Bearer ${apiKey.slice(0, 8)}…" \\\n    ${origin}/api/stream`}
-      </pre>
-    </div>
+    <CodeSnippet title="Try it" value={`curl -H "Authorization: Bearer ${apiKey}" ${origin}/api/stream`} copyLabel="Copy command">
+      <span className="text-zinc-500">$ </span>
+      {`curl -H "Authorization: Bearer ${apiKey.slice(0, 8)}…" \\\n    ${origin}/api/stream`}
+    </CodeSnippet>
   );
 }
 
 function RevokeApiKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: () => void }) {
   const revoke = useRevokeApiKey();
-  const close = () => {
-    revoke.reset();
-    onClose();
-  };
   return (
     <ConfirmDialog
       open={apiKey !== null}
-      onClose={close}
+      onClose={onClose}
       title="Revoke API key?"
       confirmLabel="Revoke key"
-      pending={revoke.isPending}
-      error={revoke.error}
-      onConfirm={() => apiKey && revoke.mutate(apiKey.id, { onSuccess: close })}
+      action={revoke}
+      onConfirm={() => apiKey && revoke.mutate(apiKey.id, { onSuccess: onClose })}
     >
       Anything using <strong className="font-semibold text-zinc-900">{apiKey?.name}</strong> (
       <code className="font-mono text-xs">{apiKey?.prefix}…</code>) will stop working immediately. This cannot be undone.

@@ -1,84 +1,54 @@
 "use client";
 
-import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Player } from "@/components/player/player";
-import { Button, buttonClass, LinkButton } from "@/components/ui/button";
+import { PlayerLink, WatchAndShareCard } from "@/components/player/watch-and-share";
+import { buttonClass } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm";
-import { CopyButton, CopyField } from "@/components/ui/copy";
-import { AlertIcon, ArrowLeftIcon, ClockIcon, DownloadIcon, ExternalLinkIcon, LayersIcon, PlayIcon, TrashIcon } from "@/components/ui/icons";
+import { CopyField } from "@/components/ui/copy";
+import { DangerZone, DetailColumns, DetailHeader, DetailPage, DetailsCard, LabeledValue } from "@/components/ui/detail-page";
+import { AlertIcon, ClockIcon, DownloadIcon, ExternalLinkIcon, LayersIcon } from "@/components/ui/icons";
 import { Spinner } from "@/components/ui/spinner";
-import { ErrorState, LoadingState } from "@/components/ui/states";
 import type { Asset } from "@/lib/assets/schema";
 import { useAsset, useDeleteAsset } from "@/lib/client/asset-hooks";
 import { formatBitrate, formatDateTime, formatDuration, timeAgo } from "@/lib/client/format";
-import { useOrigin } from "@/lib/client/location";
 import { formatBytes, hostOf, percent, resolution, sourceLabel } from "./asset-info";
 import { AssetStatusBadge } from "./asset-status";
 import { ExportCard, ExportsCard, IpfsCard } from "./export-card";
 import { ProgressBar } from "./progress-bar";
 
 export function AssetDetail({ id }: { id: string }) {
-  const asset = useAsset(id);
-
-  if (asset.isPending) return <LoadingState label="Loading video…" />;
-  if (asset.isError) {
-    return (
-      <>
-        <BackLink />
-        <ErrorState
-          error={asset.error}
-          onRetry={() => asset.refetch()}
-          notFound={{
-            title: "Video not found",
-            description: "It may have been deleted, or the link is wrong.",
-            action: <LinkButton href="/assets">Back to assets</LinkButton>,
-          }}
-        />
-      </>
-    );
-  }
-  return <AssetPage asset={asset.data} />;
-}
-
-function BackLink() {
   return (
-    <Link href="/assets" className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-800">
-      <ArrowLeftIcon /> Assets
-    </Link>
+    <DetailPage query={useAsset(id)} noun="video" list={{ href: "/assets", label: "Assets" }}>
+      {(asset) => <AssetPage asset={asset} />}
+    </DetailPage>
   );
 }
 
 function AssetPage({ asset }: { asset: Asset }) {
+  const remove = useDeleteAsset();
   const ready = asset.status.phase === "ready";
   return (
     <>
-      <BackLink />
-      <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
-        <div className="min-w-0">
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="truncate text-2xl font-semibold tracking-tight text-zinc-900">{asset.name}</h1>
-            <AssetStatusBadge status={asset.status} testId="asset-status" />
-          </div>
-          <p className="mt-1 text-sm text-zinc-500">
-            {sourceLabel(asset.source)} · {formatDateTime(asset.createdAt)}
-          </p>
-        </div>
-        {ready && (
-          <div className="flex shrink-0 items-center gap-2">
-            {asset.downloadUrl && (
-              <a href={asset.downloadUrl} download className={buttonClass("secondary")}>
-                <DownloadIcon /> Download
+      <DetailHeader
+        title={asset.name}
+        status={<AssetStatusBadge status={asset.status} testId="asset-status" />}
+        description={`${sourceLabel(asset.source)} · ${formatDateTime(asset.createdAt)}`}
+        actions={
+          ready && (
+            <>
+              {asset.downloadUrl && (
+                <a href={asset.downloadUrl} download className={buttonClass("secondary")}>
+                  <DownloadIcon /> Download
+                </a>
+              )}
+              <a href={`/play/${asset.playbackId}`} target="_blank" rel="noreferrer" className={buttonClass("primary")}>
+                Open player <ExternalLinkIcon />
               </a>
-            )}
-            <a href={`/play/${asset.playbackId}`} target="_blank" rel="noreferrer" className={buttonClass("primary")}>
-              Open player <ExternalLinkIcon />
-            </a>
-          </div>
-        )}
-      </div>
+            </>
+          )
+        }
+      />
 
       {asset.status.phase === "failed" && (
         <div role="alert" className="mb-6 flex items-start gap-3 rounded-xl bg-red-50 px-4 py-3 text-sm text-red-900 ring-1 ring-red-200 ring-inset">
@@ -90,21 +60,28 @@ function AssetPage({ asset }: { asset: Asset }) {
         </div>
       )}
 
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="min-w-0 space-y-6 lg:col-span-2">
-          <PlayerCard asset={asset} />
-          {ready && <ShareCard asset={asset} />}
-          {asset.status.phase !== "failed" && <ExportCard asset={asset} />}
-          <IpfsCard asset={asset} />
-          <ExportsCard assetId={asset.id} />
-        </div>
-        <div className="min-w-0 space-y-6">
-          <DetailsCard asset={asset} />
-          {asset.videoSpec && <VideoSpecCard spec={asset.videoSpec} />}
-          {asset.hash && asset.hash.length > 0 && <HashesCard hashes={asset.hash} />}
-          <DangerCard asset={asset} />
-        </div>
-      </div>
+      <DetailColumns
+        main={
+          <>
+            <PlayerCard asset={asset} />
+            {ready && <ShareCard asset={asset} />}
+            {asset.status.phase !== "failed" && <ExportCard asset={asset} />}
+            <IpfsCard asset={asset} />
+            <ExportsCard assetId={asset.id} />
+          </>
+        }
+        side={
+          <>
+            <AssetDetails asset={asset} />
+            {asset.videoSpec && <VideoSpecCard spec={asset.videoSpec} />}
+            {asset.hash && asset.hash.length > 0 && <HashesCard hashes={asset.hash} />}
+            <DangerZone remove={remove} description="It leaves your library and the API. Exports already made stay where they went.">
+              <strong className="font-semibold text-zinc-900">{asset.name}</strong> will be deleted from your library. This cannot
+              be undone.
+            </DangerZone>
+          </>
+        }
+      />
     </>
   );
 }
@@ -153,55 +130,24 @@ function PlayerCard({ asset }: { asset: Asset }) {
   );
 }
 
-function Row({ label, hint, children }: { label: string; hint?: ReactNode; children: ReactNode }) {
-  return (
-    <div>
-      <p className="mb-1.5 text-sm font-medium text-zinc-800">{label}</p>
-      {children}
-      {hint && <p className="mt-1.5 text-xs text-zinc-500">{hint}</p>}
-    </div>
-  );
-}
-
 function ShareCard({ asset }: { asset: Asset }) {
-  const origin = useOrigin();
-  const playerUrl = `${origin}/play/${asset.playbackId}`;
-  const embed = `<iframe src="${playerUrl}" width="640" height="360" style="border:0;aspect-ratio:16/9;width:100%;height:auto" allow="autoplay; fullscreen" allowfullscreen></iframe>`;
   return (
-    <Card>
-      <CardHeader
-        icon={<PlayIcon className="size-4" />}
-        title="Watch and share"
-        description="Send viewers the player link, embed the player in your site, or play the stream in a player of your own."
-      />
-      <CardBody className="space-y-4">
-        <Row label="Player link">
-          <CopyField value={playerUrl} label="player link" testId="player-url" />
-        </Row>
-        {asset.playbackUrl && (
-          <Row label="Playback URL (HLS)" hint="For your own player: hls.js, Video.js, Safari and mobile apps play it as is.">
-            <CopyField value={asset.playbackUrl} label="playback URL" testId="playback-url" />
-          </Row>
-        )}
-        {asset.downloadUrl && (
-          <Row label="Download URL" hint="The MP4 file itself.">
-            <CopyField value={asset.downloadUrl} label="download URL" testId="download-url" />
-          </Row>
-        )}
-        <div>
-          <div className="mb-1.5 flex items-center justify-between">
-            <p className="text-sm font-medium text-zinc-800">Embed code</p>
-            <CopyButton value={embed} label="Copy embed code" variant="ghost" />
-          </div>
-          <pre
-            data-testid="embed-code"
-            className="overflow-x-auto rounded-lg bg-zinc-950 px-4 py-3 font-mono text-xs leading-relaxed break-all whitespace-pre-wrap text-zinc-100"
-          >
-            {embed}
-          </pre>
-        </div>
-      </CardBody>
-    </Card>
+    <WatchAndShareCard
+      playbackId={asset.playbackId}
+      description="Send viewers the player link, embed the player in your site, or play the stream in a player of your own."
+    >
+      <PlayerLink playbackId={asset.playbackId} />
+      {asset.playbackUrl && (
+        <LabeledValue label="Playback URL (HLS)" hint="For your own player: hls.js, Video.js, Safari and mobile apps play it as is.">
+          <CopyField value={asset.playbackUrl} label="playback URL" testId="playback-url" />
+        </LabeledValue>
+      )}
+      {asset.downloadUrl && (
+        <LabeledValue label="Download URL" hint="The MP4 file itself.">
+          <CopyField value={asset.downloadUrl} label="download URL" testId="download-url" />
+        </LabeledValue>
+      )}
+    </WatchAndShareCard>
   );
 }
 
@@ -214,30 +160,24 @@ function Stat({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function DetailsCard({ asset }: { asset: Asset }) {
+function AssetDetails({ asset }: { asset: Asset }) {
   const duration = asset.videoSpec?.duration;
   return (
-    <Card>
-      <CardHeader title="Details" />
-      <CardBody className="space-y-4">
-        <Row label="Asset ID">
-          <CopyField value={asset.id} label="asset ID" />
-        </Row>
-        <Row label="Playback ID">
-          <CopyField value={asset.playbackId} label="playback ID" testId="playback-id" />
-        </Row>
-        <dl className="grid grid-cols-2 gap-3">
-          <Stat label="Size">{asset.size !== undefined ? formatBytes(asset.size) : "—"}</Stat>
-          <Stat label="Duration">{duration !== undefined ? formatDuration(duration) : "—"}</Stat>
-          <Stat label="Resolution">{resolution(asset) ?? "—"}</Stat>
-          <Stat label="Updated">{timeAgo(asset.status.updatedAt)}</Stat>
-        </dl>
-        <div>
-          <p className="text-xs text-zinc-500">Source</p>
-          <Source source={asset.source} />
-        </div>
-      </CardBody>
-    </Card>
+    <DetailsCard idLabel="Asset ID">
+      <LabeledValue label="Playback ID">
+        <CopyField value={asset.playbackId} label="playback ID" testId="playback-id" />
+      </LabeledValue>
+      <dl className="grid grid-cols-2 gap-3">
+        <Stat label="Size">{asset.size !== undefined ? formatBytes(asset.size) : "—"}</Stat>
+        <Stat label="Duration">{duration !== undefined ? formatDuration(duration) : "—"}</Stat>
+        <Stat label="Resolution">{resolution(asset) ?? "—"}</Stat>
+        <Stat label="Updated">{timeAgo(asset.status.updatedAt)}</Stat>
+      </dl>
+      <div>
+        <p className="text-xs text-zinc-500">Source</p>
+        <Source source={asset.source} />
+      </div>
+    </DetailsCard>
   );
 }
 
@@ -315,45 +255,11 @@ function HashesCard({ hashes }: { hashes: NonNullable<Asset["hash"]> }) {
       <CardHeader title="Hashes" description="Of the source file, to check a download is intact." />
       <CardBody className="space-y-3">
         {hashes.map((h) => (
-          <Row key={h.algorithm} label={h.algorithm.toUpperCase()}>
+          <LabeledValue key={h.algorithm} label={h.algorithm.toUpperCase()}>
             <CopyField value={h.hash} label={`${h.algorithm} hash`} />
-          </Row>
+          </LabeledValue>
         ))}
       </CardBody>
-    </Card>
-  );
-}
-
-function DangerCard({ asset }: { asset: Asset }) {
-  const router = useRouter();
-  const remove = useDeleteAsset();
-  const [confirming, setConfirming] = useState(false);
-  return (
-    <Card className="ring-red-200">
-      <CardBody className="space-y-3">
-        <div>
-          <h2 className="text-sm font-semibold text-zinc-900">Delete video</h2>
-          <p className="mt-0.5 text-sm text-zinc-500">It leaves your library and the API. Exports already made stay where they went.</p>
-        </div>
-        <Button variant="dangerGhost" className="-ml-2" onClick={() => setConfirming(true)}>
-          <TrashIcon /> Delete video
-        </Button>
-      </CardBody>
-      <ConfirmDialog
-        open={confirming}
-        onClose={() => {
-          remove.reset();
-          setConfirming(false);
-        }}
-        title="Delete this video?"
-        confirmLabel="Delete video"
-        pending={remove.isPending}
-        error={remove.error}
-        onConfirm={() => remove.mutate(asset.id, { onSuccess: () => router.push("/assets") })}
-      >
-        <strong className="font-semibold text-zinc-900">{asset.name}</strong> will be deleted from your library. This cannot be
-        undone.
-      </ConfirmDialog>
     </Card>
   );
 }

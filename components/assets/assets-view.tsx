@@ -5,7 +5,8 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/cx";
 import { ChevronRightIcon, GridIcon, LinkIcon, ListIcon, UploadIcon } from "@/components/ui/icons";
-import { ErrorState, PageHeader } from "@/components/ui/states";
+import { LoadMore } from "@/components/ui/list-page";
+import { ErrorState, PageHeader, SkeletonCards } from "@/components/ui/states";
 import type { Asset } from "@/lib/assets/schema";
 import { assetSettled, useAssets } from "@/lib/client/asset-hooks";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
@@ -68,7 +69,7 @@ export function AssetsView() {
       <UploadList />
 
       {assets.isPending ? (
-        <SkeletonGrid />
+        <SkeletonCards />
       ) : assets.isError ? (
         <ErrorState error={assets.error} onRetry={() => assets.refetch()} />
       ) : all.length > 0 ? (
@@ -87,13 +88,7 @@ export function AssetsView() {
             <LayoutToggle layout={layout} onChange={setLayout} />
           </div>
           {layout === "grid" ? <AssetGrid assets={all} /> : <AssetList assets={all} />}
-          {assets.hasNextPage && (
-            <div className="mt-6 flex justify-center">
-              <Button pending={assets.isFetchingNextPage} onClick={() => assets.fetchNextPage()}>
-                Load more
-              </Button>
-            </div>
-          )}
+          <LoadMore list={assets} className="mt-6" />
         </>
       ) : null}
 
@@ -238,22 +233,6 @@ function AssetList({ assets }: { assets: Asset[] }) {
           );
         })}
       </ul>
-    </div>
-  );
-}
-
-function SkeletonGrid() {
-  return (
-    <div role="status" aria-label="Loading" className="grid grid-cols-[repeat(auto-fill,minmax(15rem,1fr))] gap-4">
-      {Array.from({ length: 4 }, (_, i) => (
-        <div key={i} className="animate-pulse overflow-hidden rounded-xl bg-white ring-1 ring-zinc-200">
-          <div className="aspect-video bg-zinc-100" />
-          <div className="space-y-2 p-3.5">
-            <div className="h-3 w-2/3 rounded bg-zinc-200" />
-            <div className="h-2.5 w-1/3 rounded bg-zinc-100" />
-          </div>
-        </div>
-      ))}
     </div>
   );
 }

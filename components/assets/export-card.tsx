@@ -6,16 +6,18 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyField } from "@/components/ui/copy";
 import { cx } from "@/components/ui/cx";
-import { Field, Input, Select } from "@/components/ui/field";
-import { CheckIcon, CubeIcon, ExternalLinkIcon, PlusIcon, XIcon } from "@/components/ui/icons";
+import { Field, Input, Select, UrlInput } from "@/components/ui/field";
+import { FormFooter } from "@/components/ui/form-footer";
+import { CubeIcon, ExternalLinkIcon, PlusIcon, XIcon } from "@/components/ui/icons";
 import { FormErrors, LoadingState } from "@/components/ui/states";
-import { describeTask, exportOutput } from "@/components/tasks/task-info";
-import { TaskIcon, TaskPhaseBadge, TaskProgress } from "@/components/tasks/task-status";
+import { TimeAgo } from "@/components/ui/time-ago";
+import { exportOutput } from "@/components/tasks/task-info";
+import { TaskHeading, TaskPhaseBadge, TaskProgress } from "@/components/tasks/task-status";
 import type { Asset } from "@/lib/assets/schema";
 import { ApiRequestError } from "@/lib/client/api";
 import type { ExportRequest, Pinning } from "@/lib/assets/schema";
 import { taskActive, useAssetExports, useExportAsset } from "@/lib/client/asset-hooks";
-import { formatDateTime, formatHttpStatus, timeAgo } from "@/lib/client/format";
+import { formatHttpStatus } from "@/lib/client/format";
 import type { Task } from "@/lib/tasks/schema";
 import { ipfsFiles } from "./asset-info";
 
@@ -72,21 +74,7 @@ export function ExportCard({ asset }: { asset: Asset }) {
   );
 }
 
-/** Submit row of an export form: the button, and a word once the export is on its way. */
-function FormFooter({ started, pending, label }: { started: boolean; pending: boolean; label: string }) {
-  return (
-    <div className="flex flex-wrap items-center justify-end gap-3 border-t border-zinc-100 bg-zinc-50/60 px-5 py-3">
-      {started && (
-        <span role="status" className="mr-auto inline-flex items-center gap-1.5 text-sm text-emerald-700">
-          <CheckIcon /> Export started: follow it under Exports below.
-        </span>
-      )}
-      <Button type="submit" variant="primary" pending={pending}>
-        {label}
-      </Button>
-    </div>
-  );
-}
+const EXPORT_STARTED = "Export started: follow it under Exports below.";
 
 type PinningChoice = "none" | "jwt" | "keys";
 
@@ -214,7 +202,7 @@ function IpfsExportForm({ assetId }: { assetId: string }) {
           </div>
         )}
       </CardBody>
-      <FormFooter started={started} pending={exportAsset.isPending} label="Export to IPFS" />
+      <FormFooter submit="Export to IPFS" pending={exportAsset.isPending} done={started && EXPORT_STARTED} />
     </form>
   );
 }
@@ -282,15 +270,7 @@ function UrlExportForm({ assetId }: { assetId: string }) {
               </Select>
             </div>
             <div className="min-w-0 flex-1">
-              <Input
-                id="export-url"
-                type="url"
-                value={url}
-                onChange={(e) => setUrl(e.target.value)}
-                placeholder="https://storage.example.com/videos/launch.mp4"
-                spellCheck={false}
-                className="font-mono"
-              />
+              <UrlInput id="export-url" value={url} onChange={setUrl} placeholder="https://storage.example.com/videos/launch.mp4" />
             </div>
           </div>
         </Field>
@@ -338,7 +318,7 @@ function UrlExportForm({ assetId }: { assetId: string }) {
           </Button>
         </fieldset>
       </CardBody>
-      <FormFooter started={started} pending={exportAsset.isPending} label="Export to URL" />
+      <FormFooter submit="Export to URL" pending={exportAsset.isPending} done={started && EXPORT_STARTED} />
     </form>
   );
 }
@@ -414,29 +394,19 @@ export function ExportsCard({ assetId }: { assetId: string }) {
 }
 
 function ExportRow({ task }: { task: Task }) {
-  const { kind, title, detail } = describeTask(task);
   const { phase, errorMessage } = task.status;
   const output = exportOutput(task);
   return (
-    <li data-testid="export-task" className="flex gap-3 px-5 py-4">
-      <TaskIcon kind={kind} phase={phase} />
-      <div className="min-w-0 flex-1">
-        <div className="flex items-start justify-between gap-3">
-          <div className="min-w-0">
-            <p className="text-sm font-medium text-zinc-900">{title}</p>
-            {detail && (
-              <p className="truncate text-xs text-zinc-500" title={detail}>
-                {detail}
-              </p>
-            )}
-          </div>
-          <div className="flex shrink-0 items-center gap-2">
-            <span className="hidden text-xs text-zinc-400 sm:inline" title={formatDateTime(task.createdAt)}>
-              {timeAgo(task.createdAt)}
-            </span>
-            <TaskPhaseBadge status={task.status} />
-          </div>
+    <li data-testid="export-task" className="px-5 py-4">
+      <div className="flex items-start justify-between gap-3">
+        <TaskHeading task={task} />
+        <div className="flex shrink-0 items-center gap-2">
+          <TimeAgo at={task.createdAt} className="hidden text-xs text-zinc-400 sm:inline" />
+          <TaskPhaseBadge status={task.status} />
         </div>
+      </div>
+      {/* Under the text, clear of the icon. */}
+      <div className="pl-12">
         <TaskProgress task={task} className="mt-2.5" />
         {phase === "failed" && errorMessage && <p className="mt-2 text-sm text-red-700">{errorMessage}</p>}
         {phase === "completed" && output.ipfs && (

@@ -2,9 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { Button } from "@/components/ui/button";
-import { Field, Input } from "@/components/ui/field";
-import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
+import { Field, Input, UrlInput } from "@/components/ui/field";
+import { FormFooter } from "@/components/ui/form-footer";
+import { Modal, ModalBody } from "@/components/ui/modal";
 import { FormErrors } from "@/components/ui/states";
 import { ApiRequestError } from "@/lib/client/api";
 import { useImportAsset } from "@/lib/client/asset-hooks";
@@ -60,27 +60,13 @@ function ImportForm({ onClose }: { onClose: () => void }) {
       <ModalBody>
         <FormErrors error={localError ?? importAsset.error} />
         <Field label="Video URL" htmlFor="import-url" hint="A direct link to the file (http or https), not a page that plays it.">
-          <Input
-            id="import-url"
-            type="url"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            placeholder="https://example.com/videos/launch.mp4"
-            spellCheck={false}
-            autoFocus
-            className="font-mono"
-          />
+          <UrlInput id="import-url" value={url} onChange={setUrl} placeholder="https://example.com/videos/launch.mp4" autoFocus />
         </Field>
         <Field label="Name" htmlFor="import-name" hint={suggested && !name.trim() ? `Leave empty to use “${suggested}”.` : undefined}>
           <Input id="import-name" value={name} onChange={(e) => setName(e.target.value)} placeholder={suggested || "Product launch"} maxLength={500} />
         </Field>
       </ModalBody>
-      <ModalFooter>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button type="submit" variant="primary" pending={importAsset.isPending}>
-          Import video
-        </Button>
-      </ModalFooter>
+      <FormFooter submit="Import video" pending={importAsset.isPending} onCancel={onClose} />
     </form>
   );
 }

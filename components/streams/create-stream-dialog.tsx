@@ -5,8 +5,9 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/cx";
 import { Checkbox, Field, Input } from "@/components/ui/field";
+import { FormFooter } from "@/components/ui/form-footer";
 import { CheckIcon, PlusIcon, XIcon } from "@/components/ui/icons";
-import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
+import { Modal, ModalBody } from "@/components/ui/modal";
 import { FormErrors } from "@/components/ui/states";
 import { ApiRequestError } from "@/lib/client/api";
 import { formatBitrate } from "@/lib/client/format";
@@ -23,6 +24,15 @@ interface CustomRow {
   kbps: string;
   fps: string;
 }
+
+/** The columns of a custom rendition row: its field, the column's label, and the input's accessible name. */
+const CUSTOM_FIELDS: { field: Exclude<keyof CustomRow, "key">; label: string; aria: string; placeholder: string }[] = [
+  { field: "name", label: "Name", aria: "name", placeholder: "1080p" },
+  { field: "width", label: "Width", aria: "width", placeholder: "1920" },
+  { field: "height", label: "Height", aria: "height", placeholder: "1080" },
+  { field: "kbps", label: "Bitrate (kbps)", aria: "bitrate in kbps", placeholder: "6000" },
+  { field: "fps", label: "FPS", aria: "frames per second", placeholder: "30" },
+];
 
 let rowKey = 0;
 const newRow = (): CustomRow => ({ key: ++rowKey, name: "", width: "", height: "", kbps: "", fps: "30" });
@@ -175,11 +185,9 @@ function CreateStreamForm({ onClose }: { onClose: () => void }) {
           {custom.length > 0 && (
             <div className="mt-4 space-y-2">
               <div className="hidden grid-cols-[1.3fr_1fr_1fr_1.2fr_0.8fr_auto] gap-2 px-0.5 text-xs font-medium text-zinc-500 sm:grid">
-                <span>Name</span>
-                <span>Width</span>
-                <span>Height</span>
-                <span>Bitrate (kbps)</span>
-                <span>FPS</span>
+                {CUSTOM_FIELDS.map(({ field, label }) => (
+                  <span key={field}>{label}</span>
+                ))}
                 <span className="w-8" />
               </div>
               {custom.map((row, i) => (
@@ -187,55 +195,18 @@ function CreateStreamForm({ onClose }: { onClose: () => void }) {
                   key={row.key}
                   className="grid grid-cols-2 gap-2 rounded-lg bg-zinc-50 p-2 sm:grid-cols-[1.3fr_1fr_1fr_1.2fr_0.8fr_auto] sm:bg-transparent sm:p-0"
                 >
-                  <label className="block">
-                    <span className="mb-1 block text-xs text-zinc-500 sm:sr-only">Name</span>
-                    <Input
-                      aria-label={`Custom rendition ${i + 1} name`}
-                      placeholder="1080p"
-                      value={row.name}
-                      onChange={(e) => updateRow(row.key, { name: e.target.value })}
-                    />
-                  </label>
-                  <label className="block">
-                    <span className="mb-1 block text-xs text-zinc-500 sm:sr-only">Width</span>
-                    <Input
-                      aria-label={`Custom rendition ${i + 1} width`}
-                      placeholder="1920"
-                      inputMode="numeric"
-                      value={row.width}
-                      onChange={(e) => updateRow(row.key, { width: e.target.value })}
-                    />
-                  </label>
-                  <label className="block">
-                    <span className="mb-1 block text-xs text-zinc-500 sm:sr-only">Height</span>
-                    <Input
-                      aria-label={`Custom rendition ${i + 1} height`}
-                      placeholder="1080"
-                      inputMode="numeric"
-                      value={row.height}
-                      onChange={(e) => updateRow(row.key, { height: e.target.value })}
-                    />
-                  </label>
-                  <label className="block">
-                    <span className="mb-1 block text-xs text-zinc-500 sm:sr-only">Bitrate (kbps)</span>
-                    <Input
-                      aria-label={`Custom rendition ${i + 1} bitrate in kbps`}
-                      placeholder="6000"
-                      inputMode="numeric"
-                      value={row.kbps}
-                      onChange={(e) => updateRow(row.key, { kbps: e.target.value })}
-                    />
-                  </label>
-                  <label className="block">
-                    <span className="mb-1 block text-xs text-zinc-500 sm:sr-only">FPS</span>
-                    <Input
-                      aria-label={`Custom rendition ${i + 1} frames per second`}
-                      placeholder="30"
-                      inputMode="numeric"
-                      value={row.fps}
-                      onChange={(e) => updateRow(row.key, { fps: e.target.value })}
-                    />
-                  </label>
+                  {CUSTOM_FIELDS.map(({ field, label, aria, placeholder }) => (
+                    <label key={field} className="block">
+                      <span className="mb-1 block text-xs text-zinc-500 sm:sr-only">{label}</span>
+                      <Input
+                        aria-label={`Custom rendition ${i + 1} ${aria}`}
+                        placeholder={placeholder}
+                        inputMode={field === "name" ? undefined : "numeric"}
+                        value={row[field]}
+                        onChange={(e) => updateRow(row.key, { [field]: e.target.value })}
+                      />
+                    </label>
+                  ))}
                   <Button
                     variant="ghost"
                     className="self-end sm:w-9 sm:px-0"
@@ -269,12 +240,7 @@ function CreateStreamForm({ onClose }: { onClose: () => void }) {
           />
         </div>
       </ModalBody>
-      <ModalFooter>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button type="submit" variant="primary" pending={create.isPending}>
-          Create stream
-        </Button>
-      </ModalFooter>
+      <FormFooter submit="Create stream" pending={create.isPending} onCancel={onClose} />
     </form>
   );
 }

@@ -1,19 +1,16 @@
 "use client";
 
-import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useState, type ReactNode } from "react";
+import { PlayerLink, WatchAndShareCard } from "@/components/player/watch-and-share";
 import { Badge, StreamStatus } from "@/components/ui/badge";
-import { Button, LinkButton } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm";
-import { CopyButton, CopyField } from "@/components/ui/copy";
-import { ArrowLeftIcon, BroadcastIcon, ExternalLinkIcon, LayersIcon, PauseIcon, PlayIcon, TrashIcon } from "@/components/ui/icons";
+import { CopyField } from "@/components/ui/copy";
+import { DangerZone, DetailColumns, DetailHeader, DetailPage, DetailsCard, LabeledValue } from "@/components/ui/detail-page";
+import { BroadcastIcon, ExternalLinkIcon, LayersIcon, PauseIcon } from "@/components/ui/icons";
 import { Switch } from "@/components/ui/switch";
-import { EmptyState, ErrorState, FormErrors, LoadingState } from "@/components/ui/states";
+import { EmptyState, FormErrors, LoadingState } from "@/components/ui/states";
 import { formatBitrate, formatDateTime, formatDuration, timeAgo } from "@/lib/client/format";
 import { useDeleteStream, useStreamBroadcasts, useUpdateStream } from "@/lib/client/hooks";
-import { useIngestUrl, useOrigin } from "@/lib/client/location";
+import { useIngestUrl } from "@/lib/client/location";
 import type { Session } from "@/lib/sessions/schema";
 import type { Stream } from "@/lib/streams/schema";
 import { IngestHealthCard } from "./ingest-health-card";
@@ -24,53 +21,24 @@ type Sessions = ReturnType<typeof useStreamBroadcasts>["sessions"];
 
 export function StreamDetail({ id }: { id: string }) {
   const { stream, sessions } = useStreamBroadcasts(id);
-
-  if (stream.isPending) return <LoadingState label="Loading stream…" />;
-  if (stream.isError) {
-    return (
-      <>
-        <BackLink />
-        <ErrorState
-          error={stream.error}
-          onRetry={() => stream.refetch()}
-          notFound={{
-            title: "Stream not found",
-            description: "It may have been deleted, or the link is wrong.",
-            action: <LinkButton href="/streams">Back to streams</LinkButton>,
-          }}
-        />
-      </>
-    );
-  }
-  return <StreamPage stream={stream.data} sessions={sessions} />;
-}
-
-function BackLink() {
   return (
-    <Link href="/streams" className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-800">
-      <ArrowLeftIcon /> Streams
-    </Link>
+    <DetailPage query={stream} noun="stream" list={{ href: "/streams", label: "Streams" }}>
+      {(stream) => <StreamPage stream={stream} sessions={sessions} />}
+    </DetailPage>
   );
 }
 
 function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }) {
+  const remove = useDeleteStream();
   // The encoder is connected (its session is live) before the first segments make the stream playable.
   const starting = !stream.isActive && !!sessions.data?.some((s) => s.isActive);
   return (
     <>
-      <BackLink />
-      <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
-        <div className="min-w-0">
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="truncate text-2xl font-semibold tracking-tight text-zinc-900">{stream.name}</h1>
-            <StreamStatus isActive={stream.isActive} starting={starting} suspended={stream.suspended} testId="stream-status" />
-          </div>
-          <p className="mt-1 text-sm text-zinc-500">
-            Created {formatDateTime(stream.createdAt)}
-            {stream.lastSeen ? ` · last live ${timeAgo(stream.lastSeen)}` : " · never live yet"}
-          </p>
-        </div>
-      </div>
+      <DetailHeader
+        title={stream.name}
+        status={<StreamStatus isActive={stream.isActive} starting={starting} suspended={stream.suspended} testId="stream-status" />}
+        description={`Created ${formatDateTime(stream.createdAt)}${stream.lastSeen ? ` · last live ${timeAgo(stream.lastSeen)}` : " · never live yet"}`}
+      />
 
       {stream.suspended && (
         <div role="status" className="mb-6 flex items-start gap-3 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
@@ -82,33 +50,30 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
         </div>
       )}
 
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="min-w-0 space-y-6 lg:col-span-2">
-          <LivePreviewCard stream={stream} starting={starting} />
-          <ConnectCard stream={stream} />
-          <PlaybackCard stream={stream} />
-          <MultistreamCard stream={stream} />
-          <SessionsCard sessions={sessions} />
-        </div>
-        <div className="min-w-0 space-y-6">
-          <IngestHealthCard stream={stream} />
-          <SettingsCard stream={stream} />
-          <RenditionsCard stream={stream} />
-          <DetailsCard stream={stream} />
-          <DangerCard stream={stream} />
-        </div>
-      </div>
+      <DetailColumns
+        main={
+          <>
+            <LivePreviewCard stream={stream} starting={starting} />
+            <ConnectCard stream={stream} />
+            <PlaybackCard stream={stream} />
+            <MultistreamCard stream={stream} />
+            <SessionsCard sessions={sessions} />
+          </>
+        }
+        side={
+          <>
+            <IngestHealthCard stream={stream} />
+            <SettingsCard stream={stream} />
+            <RenditionsCard stream={stream} />
+            <StreamDetails stream={stream} />
+            <DangerZone remove={remove} description="Its key stops working and its player link goes dark.">
+              <strong className="font-semibold text-zinc-900">{stream.name}</strong> will be deleted. Encoders using its key will be
+              refused and viewers will no longer be able to watch. This cannot be undone.
+            </DangerZone>
+          </>
+        }
+      />
     </>
-  );
-}
-
-function Row({ label, hint, children }: { label: string; hint?: ReactNode; children: ReactNode }) {
-  return (
-    <div>
-      <p className="mb-1.5 text-sm font-medium text-zinc-800">{label}</p>
-      {children}
-      {hint && <p className="mt-1.5 text-xs text-zinc-500">{hint}</p>}
-    </div>
   );
 }
 
@@ -122,13 +87,13 @@ function ConnectCard({ stream }: { stream: Stream }) {
         description="Point OBS or any RTMP encoder here. In OBS: Settings → Stream → Service “Custom…”."
       />
       <CardBody className="space-y-4">
-        <Row label="RTMP ingest URL" hint="OBS calls this “Server”.">
+        <LabeledValue label="RTMP ingest URL" hint="OBS calls this “Server”.">
           <CopyField value={ingest} label="RTMP ingest URL" testId="ingest-url" />
-        </Row>
+        </LabeledValue>
         {stream.streamKey && (
-          <Row label="Stream key" hint="Anyone with this key can broadcast on your stream: keep it private.">
+          <LabeledValue label="Stream key" hint="Anyone with this key can broadcast on your stream: keep it private.">
             <CopyField value={stream.streamKey} label="stream key" secret testId="stream-key" />
-          </Row>
+          </LabeledValue>
         )}
       </CardBody>
     </Card>
@@ -136,48 +101,27 @@ function ConnectCard({ stream }: { stream: Stream }) {
 }
 
 function PlaybackCard({ stream }: { stream: Stream }) {
-  const origin = useOrigin();
   if (!stream.playbackId) return null;
-  const playerUrl = `${origin}/play/${stream.playbackId}`;
-  const embed = `<iframe src="${playerUrl}" width="640" height="360" style="border:0;aspect-ratio:16/9;width:100%;height:auto" allow="autoplay; fullscreen" allowfullscreen></iframe>`;
   return (
-    <Card>
-      <CardHeader
-        icon={<PlayIcon className="size-4" />}
-        title="Watch and share"
-        description="Send viewers the player link, or embed the player in your own site."
-        action={
-          <a
-            href={`/play/${stream.playbackId}`}
-            target="_blank"
-            rel="noreferrer"
-            className="inline-flex items-center gap-1.5 text-sm font-medium text-indigo-600 hover:text-indigo-500"
-          >
-            Open player <ExternalLinkIcon />
-          </a>
-        }
-      />
-      <CardBody className="space-y-4">
-        <Row label="Playback ID">
-          <CopyField value={stream.playbackId} label="playback ID" testId="playback-id" />
-        </Row>
-        <Row label="Player link">
-          <CopyField value={playerUrl} label="player link" testId="player-url" />
-        </Row>
-        <div>
-          <div className="mb-1.5 flex items-center justify-between">
-            <p className="text-sm font-medium text-zinc-800">Embed code</p>
-            <CopyButton value={embed} label="Copy embed code" variant="ghost" />
-          </div>
-          <pre
-            data-testid="embed-code"
-            className="overflow-x-auto rounded-lg bg-zinc-950 px-4 py-3 font-mono text-xs leading-relaxed whitespace-pre-wrap break-all text-zinc-100"
-          >
-            {embed}
-          </pre>
-        </div>
-      </CardBody>
-    </Card>
+    <WatchAndShareCard
+      playbackId={stream.playbackId}
+      description="Send viewers the player link, or embed the player in your own site."
+      action={
+        <a
+          href={`/play/${stream.playbackId}`}
+          target="_blank"
+          rel="noreferrer"
+          className="inline-flex items-center gap-1.5 text-sm font-medium text-indigo-600 hover:text-indigo-500"
+        >
+          Open player <ExternalLinkIcon />
+        </a>
+      }
+    >
+      <LabeledValue label="Playback ID">
+        <CopyField value={stream.playbackId} label="playback ID" testId="playback-id" />
+      </LabeledValue>
+      <PlayerLink playbackId={stream.playbackId} />
+    </WatchAndShareCard>
   );
 }
 
@@ -227,26 +171,20 @@ function RenditionsCard({ stream }: { stream: Stream }) {
   );
 }
 
-function DetailsCard({ stream }: { stream: Stream }) {
+function StreamDetails({ stream }: { stream: Stream }) {
   return (
-    <Card>
-      <CardHeader title="Details" />
-      <CardBody className="space-y-4">
-        <Row label="Stream ID">
-          <CopyField value={stream.id} label="stream ID" />
-        </Row>
-        <dl className="grid grid-cols-2 gap-3 text-sm">
-          <div>
-            <dt className="text-xs text-zinc-500">Created</dt>
-            <dd className="text-zinc-800">{formatDateTime(stream.createdAt)}</dd>
-          </div>
-          <div>
-            <dt className="text-xs text-zinc-500">Last live</dt>
-            <dd className="text-zinc-800">{stream.lastSeen ? formatDateTime(stream.lastSeen) : "Never"}</dd>
-          </div>
-        </dl>
-      </CardBody>
-    </Card>
+    <DetailsCard idLabel="Stream ID">
+      <dl className="grid grid-cols-2 gap-3 text-sm">
+        <div>
+          <dt className="text-xs text-zinc-500">Created</dt>
+          <dd className="text-zinc-800">{formatDateTime(stream.createdAt)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-zinc-500">Last live</dt>
+          <dd className="text-zinc-800">{stream.lastSeen ? formatDateTime(stream.lastSeen) : "Never"}</dd>
+        </div>
+      </dl>
+    </DetailsCard>
   );
 }
 
@@ -303,38 +241,4 @@ function RecordingState({ session }: { session: Session }) {
   if (status === "ready") return <Badge tone="green">Recording ready</Badge>;
   if (status === "failed") return <Badge tone="red">Recording failed</Badge>;
   return <Badge tone="amber">Recording processing</Badge>;
-}
-
-function DangerCard({ stream }: { stream: Stream }) {
-  const router = useRouter();
-  const remove = useDeleteStream();
-  const [confirming, setConfirming] = useState(false);
-  return (
-    <Card className="ring-red-200">
-      <CardBody className="space-y-3">
-        <div>
-          <h2 className="text-sm font-semibold text-zinc-900">Delete stream</h2>
-          <p className="mt-0.5 text-sm text-zinc-500">Its key stops working and its player link goes dark.</p>
-        </div>
-        <Button variant="dangerGhost" className="-ml-2" onClick={() => setConfirming(true)}>
-          <TrashIcon /> Delete stream
-        </Button>
-      </CardBody>
-      <ConfirmDialog
-        open={confirming}
-        onClose={() => {
-          remove.reset();
-          setConfirming(false);
-        }}
-        title="Delete this stream?"
-        confirmLabel="Delete stream"
-        pending={remove.isPending}
-        error={remove.error}
-        onConfirm={() => remove.mutate(stream.id, { onSuccess: () => router.push("/streams") })}
-      >
-        <strong className="font-semibold text-zinc-900">{stream.name}</strong> will be deleted. Encoders using its key will be
-        refused and viewers will no longer be able to watch. This cannot be undone.
-      </ConfirmDialog>
-    </Card>
-  );
 }

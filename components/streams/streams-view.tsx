@@ -3,10 +3,8 @@
 import Link from "next/link";
 import { useState } from "react";
 import { Badge, StreamStatus } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
-import { cx } from "@/components/ui/cx";
-import { BroadcastIcon, ChevronRightIcon, PlusIcon, RecordIcon, ShareIcon, VideoIcon } from "@/components/ui/icons";
-import { EmptyState, ErrorState, PageHeader, SkeletonRows } from "@/components/ui/states";
+import { BroadcastIcon, ChevronRightIcon, RecordIcon, ShareIcon, VideoIcon } from "@/components/ui/icons";
+import { ListCount, ListPage, LoadMore, RowIcon } from "@/components/ui/list-page";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
 import { useStreams } from "@/lib/client/hooks";
 import type { Stream } from "@/lib/streams/schema";
@@ -15,62 +13,39 @@ import { CreateStreamDialog } from "./create-stream-dialog";
 export function StreamsView() {
   const streams = useStreams();
   const [creating, setCreating] = useState(false);
-  const all = streams.data?.pages.flatMap((p) => p.items) ?? [];
-  const live = all.filter((s) => s.isActive).length;
-
-  const createButton = (
-    <Button variant="primary" onClick={() => setCreating(true)}>
-      <PlusIcon /> New stream
-    </Button>
-  );
+  const all = streams.data?.pages.flatMap((p) => p.items);
+  const live = all?.filter((s) => s.isActive).length ?? 0;
 
   return (
     <>
-      <PageHeader
+      <ListPage
         title="Streams"
         description="Each stream has its own key for your encoder and a playback link for your viewers."
-        action={all.length ? createButton : undefined}
-      />
-
-      {streams.isPending ? (
-        <SkeletonRows rows={4} />
-      ) : streams.isError ? (
-        <ErrorState error={streams.error} onRetry={() => streams.refetch()} />
-      ) : all.length === 0 ? (
-        <EmptyState
-          icon={<BroadcastIcon className="size-6" />}
-          title="Create your first stream"
-          description="Set up a stream, paste its key into OBS or any RTMP encoder, and you are live. Renditions for every connection are made for you."
-          action={createButton}
-        />
-      ) : (
-        <>
-          <div className="mb-3 flex items-center gap-2 text-sm text-zinc-500">
-            <span>
-              {all.length}
-              {streams.hasNextPage ? "+" : ""} stream{all.length === 1 ? "" : "s"}
-            </span>
-            {live > 0 && (
-              <>
-                <span aria-hidden="true">·</span>
-                <span className="font-medium text-emerald-700">{live} live now</span>
-              </>
-            )}
-          </div>
-          <ul aria-label="Streams" className="divide-y divide-zinc-100 overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200">
-            {all.map((stream) => (
-              <StreamRow key={stream.id} stream={stream} />
-            ))}
-          </ul>
-          {streams.hasNextPage && (
-            <div className="mt-4 flex justify-center">
-              <Button pending={streams.isFetchingNextPage} onClick={() => streams.fetchNextPage()}>
-                Load more
-              </Button>
-            </div>
-          )}
-        </>
-      )}
+        create={{ label: "New stream", onClick: () => setCreating(true) }}
+        query={streams}
+        items={all}
+        loadingRows={4}
+        empty={{
+          icon: <BroadcastIcon className="size-6" />,
+          title: "Create your first stream",
+          description:
+            "Set up a stream, paste its key into OBS or any RTMP encoder, and you are live. Renditions for every connection are made for you.",
+        }}
+      >
+        {(items) => (
+          <>
+            <ListCount count={items.length} more={streams.hasNextPage} noun="stream">
+              {live > 0 && <span className="font-medium text-emerald-700">{live} live now</span>}
+            </ListCount>
+            <ul aria-label="Streams" className="divide-y divide-zinc-100 overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200">
+              {items.map((stream) => (
+                <StreamRow key={stream.id} stream={stream} />
+              ))}
+            </ul>
+            <LoadMore list={streams} />
+          </>
+        )}
+      </ListPage>
 
       <CreateStreamDialog open={creating} onClose={() => setCreating(false)} />
     </>
@@ -86,14 +61,7 @@ function StreamRow({ stream }: { stream: Stream }) {
         href={`/streams/${stream.id}`}
         className="group flex items-center gap-4 px-4 py-4 transition-colors hover:bg-zinc-50 sm:px-5"
       >
-        <span
-          className={cx(
-            "hidden size-10 shrink-0 items-center justify-center rounded-lg sm:flex",
-            stream.isActive ? "bg-emerald-50 text-emerald-600" : "bg-zinc-100 text-zinc-500",
-          )}
-        >
-          <VideoIcon className="size-5" />
-        </span>
+        <RowIcon icon={VideoIcon} colors={stream.isActive ? "bg-emerald-50 text-emerald-600" : "bg-zinc-100 text-zinc-500"} hideOnPhones />
         <span className="min-w-0 flex-1">
           <span className="flex items-center gap-2">
             <span className="truncate font-medium text-zinc-900">{stream.name}</span>

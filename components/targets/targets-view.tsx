@@ -7,9 +7,11 @@ import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm";
 import { cx } from "@/components/ui/cx";
 import { Field, Input } from "@/components/ui/field";
-import { PencilIcon, PlusIcon, ShareIcon, ShieldIcon, TrashIcon } from "@/components/ui/icons";
-import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
-import { EmptyState, ErrorState, FormErrors, PageHeader, SkeletonRows } from "@/components/ui/states";
+import { FormFooter } from "@/components/ui/form-footer";
+import { PencilIcon, ShareIcon, ShieldIcon, TrashIcon } from "@/components/ui/icons";
+import { ListPage, RowIcon } from "@/components/ui/list-page";
+import { Modal, ModalBody } from "@/components/ui/modal";
+import { FormErrors } from "@/components/ui/states";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
 import { useCreateTarget, useDeleteTarget, useTargets, useUpdateTarget } from "@/lib/client/hooks";
 import type { Target, TargetPatch } from "@/lib/targets/schema";
@@ -28,79 +30,62 @@ export function TargetsView() {
   const [editing, setEditing] = useState<Target | null>(null);
   const [deleting, setDeleting] = useState<Target | null>(null);
 
-  const createButton = (
-    <Button variant="primary" onClick={() => setCreating(true)}>
-      <PlusIcon /> Add target
-    </Button>
-  );
-
   return (
     <>
-      <PageHeader
+      <ListPage
         title="Multistream targets"
         description="Destinations your streams can be forwarded to while you are live. Attach them to a stream on its page."
-        action={targets.data?.length ? createButton : undefined}
-      />
-
-      {targets.isPending ? (
-        <SkeletonRows />
-      ) : targets.isError ? (
-        <ErrorState error={targets.error} onRetry={() => targets.refetch()} />
-      ) : targets.data.length === 0 ? (
-        <EmptyState
-          icon={<ShareIcon className="size-6" />}
-          title="Reach every platform at once"
-          description="Add YouTube, Twitch, Facebook or any RTMP/SRT destination, then forward your streams to them with one click."
-          action={createButton}
-        />
-      ) : (
-        <>
-          <FormErrors error={update.error} className="mb-4" />
-          <Card className="overflow-hidden">
-            <ul aria-label="Multistream targets" className="divide-y divide-zinc-100">
-              {targets.data.map((target) => (
-                <li key={target.id} className="flex flex-wrap items-center gap-4 px-5 py-4">
-                  <span
-                    className={cx(
-                      "flex size-10 shrink-0 items-center justify-center rounded-lg",
-                      target.disabled ? "bg-zinc-100 text-zinc-400" : "bg-indigo-50 text-indigo-600",
-                    )}
-                  >
-                    <ShareIcon className="size-5" />
-                  </span>
-                  <span className="min-w-[10rem] flex-1">
-                    <span className="flex items-center gap-2">
-                      <span className={cx("truncate font-medium", target.disabled ? "text-zinc-500" : "text-zinc-900")}>
-                        {target.name}
+        create={{ label: "Add target", onClick: () => setCreating(true) }}
+        query={targets}
+        items={targets.data}
+        empty={{
+          icon: <ShareIcon className="size-6" />,
+          title: "Reach every platform at once",
+          description: "Add YouTube, Twitch, Facebook or any RTMP/SRT destination, then forward your streams to them with one click.",
+        }}
+      >
+        {(items) => (
+          <>
+            <FormErrors error={update.error} className="mb-4" />
+            <Card className="overflow-hidden">
+              <ul aria-label="Multistream targets" className="divide-y divide-zinc-100">
+                {items.map((target) => (
+                  <li key={target.id} className="flex flex-wrap items-center gap-4 px-5 py-4">
+                    <RowIcon icon={ShareIcon} colors={target.disabled ? "bg-zinc-100 text-zinc-400" : "bg-indigo-50 text-indigo-600"} />
+                    <span className="min-w-[10rem] flex-1">
+                      <span className="flex items-center gap-2">
+                        <span className={cx("truncate font-medium", target.disabled ? "text-zinc-500" : "text-zinc-900")}>
+                          {target.name}
+                        </span>
+                        {target.disabled ? <Badge>Disabled</Badge> : <Badge tone="green">Enabled</Badge>}
                       </span>
-                      {target.disabled ? <Badge>Disabled</Badge> : <Badge tone="green">Enabled</Badge>}
+                      <span className="mt-0.5 block text-xs text-zinc-500" title={formatDateTime(target.createdAt)}>
+                        Added {timeAgo(target.createdAt)}
+                      </span>
                     </span>
-                    <span className="mt-0.5 block text-xs text-zinc-500" title={formatDateTime(target.createdAt)}>
-                      Added {timeAgo(target.createdAt)}
+                    <span className="-mr-2 ml-auto flex items-center gap-1">
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        disabled={update.isPending}
+                        onClick={() => update.mutate({ id: target.id, patch: { disabled: !target.disabled } })}
+                      >
+                        {target.disabled ? "Enable" : "Disable"}
+                      </Button>
+                      <Button variant="ghost" size="sm" onClick={() => setEditing(target)} aria-label={`Edit ${target.name}`}>
+                        <PencilIcon /> Edit
+                      </Button>
+                      <Button variant="dangerGhost" size="sm" onClick={() => setDeleting(target)} aria-label={`Delete ${target.name}`}>
+                        <TrashIcon /> Delete
+                      </Button>
                     </span>
-                  </span>
-                  <span className="-mr-2 ml-auto flex items-center gap-1">
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      disabled={update.isPending}
-                      onClick={() => update.mutate({ id: target.id, patch: { disabled: !target.disabled } })}
-                    >
-                      {target.disabled ? "Enable" : "Disable"}
-                    </Button>
-                    <Button variant="ghost" size="sm" onClick={() => setEditing(target)} aria-label={`Edit ${target.name}`}>
-                      <PencilIcon /> Edit
-                    </Button>
-                    <Button variant="dangerGhost" size="sm" onClick={() => setDeleting(target)} aria-label={`Delete ${target.name}`}>
-                      <TrashIcon /> Delete
-                    </Button>
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </Card>
-        </>
-      )}
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          </>
+        )}
+      </ListPage>
 
       <TargetDialog open={creating} onClose={() => setCreating(false)} />
       <TargetDialog open={editing !== null} target={editing ?? undefined} onClose={() => setEditing(null)} />
@@ -198,31 +183,21 @@ function TargetForm({ target, onClose }: { target?: Target; onClose: () => void 
           </p>
         )}
       </ModalBody>
-      <ModalFooter>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button type="submit" variant="primary" pending={mutation.isPending}>
-          {target ? "Save changes" : "Add target"}
-        </Button>
-      </ModalFooter>
+      <FormFooter submit={target ? "Save changes" : "Add target"} pending={mutation.isPending} onCancel={onClose} />
     </form>
   );
 }
 
 function DeleteTargetDialog({ target, onClose }: { target: Target | null; onClose: () => void }) {
   const remove = useDeleteTarget();
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
   return (
     <ConfirmDialog
       open={target !== null}
-      onClose={close}
+      onClose={onClose}
       title="Delete target?"
       confirmLabel="Delete target"
-      pending={remove.isPending}
-      error={remove.error}
-      onConfirm={() => target && remove.mutate(target.id, { onSuccess: close })}
+      action={remove}
+      onConfirm={() => target && remove.mutate(target.id, { onSuccess: onClose })}
     >
       Streams will no longer be able to forward to <strong className="font-semibold text-zinc-900">{target?.name}</strong>. This
       cannot be undone.

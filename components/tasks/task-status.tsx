@@ -4,8 +4,9 @@ import { cx } from "@/components/ui/cx";
 import { ClockIcon, CubeIcon, DownloadIcon, LayersIcon, SendIcon, UploadIcon } from "@/components/ui/icons";
 import { Spinner } from "@/components/ui/spinner";
 import { percent } from "@/components/assets/asset-info";
+import type { ReactNode } from "react";
 import type { Task } from "@/lib/tasks/schema";
-import type { TaskKind } from "./task-info";
+import { describeTask, type TaskKind } from "./task-info";
 
 type Phase = Task["status"]["phase"];
 
@@ -55,7 +56,7 @@ const ICONS: Record<TaskKind, typeof UploadIcon> = {
   transcode: LayersIcon,
 };
 
-export function TaskIcon({ kind, phase }: { kind: TaskKind; phase: Phase }) {
+function TaskIcon({ kind, phase }: { kind: TaskKind; phase: Phase }) {
   const Icon = ICONS[kind];
   return (
     <span
@@ -66,5 +67,24 @@ export function TaskIcon({ kind, phase }: { kind: TaskKind; phase: Phase }) {
     >
       <Icon className="size-[18px]" />
     </span>
+  );
+}
+
+/** The head of a task's row, on the tasks page and under an asset's exports: its icon, what it does and on what. */
+export function TaskHeading({ task, children }: { task: Task; children?: ReactNode }) {
+  const { kind, title, detail } = describeTask(task);
+  return (
+    <div className="flex min-w-0 items-start gap-3">
+      <TaskIcon kind={kind} phase={task.status.phase} />
+      <div className="min-w-0">
+        <p className="text-sm font-medium text-zinc-900">{title}</p>
+        {detail && (
+          <p className="truncate text-xs text-zinc-500" title={detail}>
+            {detail}
+          </p>
+        )}
+        {children}
+      </div>
+    </div>
   );
 }

@@ -2,62 +2,50 @@
 
 import Link from "next/link";
 import { useMemo } from "react";
-import { Button, LinkButton } from "@/components/ui/button";
+import { LinkButton } from "@/components/ui/button";
 import { ListChecksIcon } from "@/components/ui/icons";
-import { EmptyState, ErrorState, PageHeader, SkeletonRows } from "@/components/ui/states";
+import { ListCount, ListPage, LoadMore } from "@/components/ui/list-page";
+import { TimeAgo } from "@/components/ui/time-ago";
 import { taskActive, useAssets, useTasks } from "@/lib/client/asset-hooks";
-import { formatDateTime, timeAgo } from "@/lib/client/format";
 import type { Task } from "@/lib/tasks/schema";
-import { describeTask } from "./task-info";
-import { TaskIcon, TaskPhaseBadge, TaskProgress } from "./task-status";
+import { TaskHeading, TaskPhaseBadge, TaskProgress } from "./task-status";
 
 /** task · asset · status · created */
 const COLUMNS = "minmax(0,1.4fr) minmax(0,1fr) 11rem 7rem";
 
 export function TasksView() {
   const tasks = useTasks();
-  const all = tasks.data?.pages.flatMap((p) => p.items) ?? [];
-  const running = all.filter(taskActive).length;
+  const all = tasks.data?.pages.flatMap((p) => p.items);
+  const running = all?.filter(taskActive).length ?? 0;
   const assetNames = useAssetNames();
 
   return (
-    <>
-      <PageHeader
-        title="Tasks"
-        description="The work behind your videos: processing uploads, importing from URLs, exporting to IPFS or your own storage. Newest first."
-      />
-
-      {tasks.isPending ? (
-        <SkeletonRows rows={4} />
-      ) : tasks.isError ? (
-        <ErrorState error={tasks.error} onRetry={() => tasks.refetch()} />
-      ) : all.length === 0 ? (
-        <EmptyState
-          icon={<ListChecksIcon className="size-6" />}
-          title="No tasks yet"
-          description="Uploading, importing or exporting a video starts a task. Follow its progress here."
-          action={<LinkButton href="/assets">Go to assets</LinkButton>}
-        />
-      ) : (
+    <ListPage
+      title="Tasks"
+      description="The work behind your videos: processing uploads, importing from URLs, exporting to IPFS or your own storage. Newest first."
+      query={tasks}
+      items={all}
+      loadingRows={4}
+      empty={{
+        icon: <ListChecksIcon className="size-6" />,
+        title: "No tasks yet",
+        description: "Uploading, importing or exporting a video starts a task. Follow its progress here.",
+        action: <LinkButton href="/assets">Go to assets</LinkButton>,
+      }}
+    >
+      {(items) => (
         <>
-          <div className="mb-3 flex items-center gap-2 text-sm text-zinc-500">
-            <span>
-              {all.length}
-              {tasks.hasNextPage ? "+" : ""} task{all.length === 1 ? "" : "s"}
-            </span>
+          <ListCount count={items.length} more={tasks.hasNextPage} noun="task">
             {running > 0 && (
-              <>
-                <span aria-hidden="true">·</span>
-                <span className="inline-flex items-center gap-1.5 font-medium text-indigo-700">
-                  <span className="relative flex size-2" aria-hidden="true">
-                    <span className="absolute inline-flex size-full animate-ping rounded-full bg-indigo-400 opacity-60 [animation-duration:2s]" />
-                    <span className="relative inline-flex size-2 rounded-full bg-indigo-500" />
-                  </span>
-                  {running} in progress
+              <span className="inline-flex items-center gap-1.5 font-medium text-indigo-700">
+                <span className="relative flex size-2" aria-hidden="true">
+                  <span className="absolute inline-flex size-full animate-ping rounded-full bg-indigo-400 opacity-60 [animation-duration:2s]" />
+                  <span className="relative inline-flex size-2 rounded-full bg-indigo-500" />
                 </span>
-              </>
+                {running} in progress
+              </span>
             )}
-          </div>
+          </ListCount>
           <div className="overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200 md:grid md:gap-x-6" style={{ gridTemplateColumns: COLUMNS }}>
             <div
               aria-hidden="true"
@@ -69,21 +57,15 @@ export function TasksView() {
               <span>Created</span>
             </div>
             <ul aria-label="Tasks" className="divide-y divide-zinc-100 md:col-span-full md:grid md:grid-cols-subgrid">
-              {all.map((task) => (
+              {items.map((task) => (
                 <TaskRow key={task.id} task={task} assetNames={assetNames} />
               ))}
             </ul>
           </div>
-          {tasks.hasNextPage && (
-            <div className="mt-4 flex justify-center">
-              <Button pending={tasks.isFetchingNextPage} onClick={() => tasks.fetchNextPage()}>
-                Load more
-              </Button>
-            </div>
-          )}
+          <LoadMore list={tasks} />
         </>
       )}
-    </>
+    </ListPage>
   );
 }
 
@@ -95,24 +77,12 @@ function useAssetNames(): Map<string, string> {
 }
 
 function TaskRow({ task, assetNames }: { task: Task; assetNames: Map<string, string> }) {
-  const { kind, title, detail } = describeTask(task);
   const assetId = task.outputAssetId ?? task.inputAssetId;
   const { phase, errorMessage } = task.status;
 
   return (
     <li data-testid="task-row" className="flex flex-col gap-2 px-4 py-3.5 sm:px-5 md:col-span-full md:grid md:grid-cols-subgrid md:items-center">
-      <div className="flex min-w-0 items-start gap-3">
-        <TaskIcon kind={kind} phase={phase} />
-        <div className="min-w-0">
-          <p className="text-sm font-medium text-zinc-900">{title}</p>
-          {detail && (
-            <p className="truncate text-xs text-zinc-500" title={detail}>
-              {detail}
-            </p>
-          )}
-          {phase === "failed" && errorMessage && <p className="mt-1 text-xs text-red-700">{errorMessage}</p>}
-        </div>
-      </div>
+      <TaskHeading task={task}>{phase === "failed" && errorMessage && <p className="mt-1 text-xs text-red-700">{errorMessage}</p>}</TaskHeading>
       {/* One line under the task on small screens; three columns of the table from md up. */}
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5 pl-12 md:contents">
         <div className="min-w-0 max-w-full text-sm">
@@ -128,9 +98,7 @@ function TaskRow({ task, assetNames }: { task: Task; assetNames: Map<string, str
           <TaskPhaseBadge status={task.status} />
           <TaskProgress task={task} className="mt-2" />
         </div>
-        <div className="text-xs text-zinc-500" title={formatDateTime(task.createdAt)}>
-          {timeAgo(task.createdAt)}
-        </div>
+        <TimeAgo at={task.createdAt} className="text-xs text-zinc-500" />
       </div>
     </li>
   );

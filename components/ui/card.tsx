@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { cx } from "./cx";
+import type { Heading } from "./states";
 
 export function Card({ className, children, id }: { className?: string; children: ReactNode; id?: string }) {
   return (
@@ -9,17 +10,7 @@ export function Card({ className, children, id }: { className?: string; children
   );
 }
 
-export function CardHeader({
-  title,
-  description,
-  action,
-  icon,
-}: {
-  title: ReactNode;
-  description?: ReactNode;
-  action?: ReactNode;
-  icon?: ReactNode;
-}) {
+export function CardHeader({ title, description, action, icon }: Heading & { icon?: ReactNode }) {
   return (
     <div className="flex items-start justify-between gap-3 border-b border-zinc-100 px-5 py-4">
       <div className="flex min-w-0 flex-1 items-start gap-3">

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { useCopy } from "./copy";
+import { CopyButton, useCopy } from "./copy";
 import { cx } from "./cx";
 import { CheckIcon, CopyIcon } from "./icons";
 
@@ -68,6 +68,39 @@ export function CodeBlock({
       >
         {copied ? <CheckIcon className="size-4 text-emerald-400" /> : <CopyIcon className="size-4" />}
       </button>
+    </div>
+  );
+}
+
+/** A titled snippet to paste elsewhere (an embed code, a command), and a button that copies it. */
+export function CodeSnippet({
+  title,
+  value,
+  copyLabel,
+  testId,
+  className,
+  children,
+}: {
+  title: string;
+  value: string;
+  copyLabel: string;
+  testId?: string;
+  className?: string;
+  /** What to show, when it is not the value itself (a shortened key). */
+  children?: ReactNode;
+}) {
+  return (
+    <div>
+      <div className="mb-1.5 flex items-center justify-between">
+        <p className="text-sm font-medium text-zinc-800">{title}</p>
+        <CopyButton value={value} label={copyLabel} variant="ghost" />
+      </div>
+      <pre
+        data-testid={testId}
+        className={cx("overflow-x-auto rounded-lg bg-zinc-950 px-4 py-3 font-mono text-xs leading-relaxed text-zinc-100", className)}
+      >
+        {children ?? value}
+      </pre>
     </div>
   );
 }

@@ -64,3 +64,12 @@ export function Checkbox({
     </label>
   );
 }
+
+/** An address to type or paste: monospace and not spell-checked; `onChange` gets the text. */
+export function UrlInput({
+  className,
+  onChange,
+  ...props
+}: Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "onChange"> & { onChange: (url: string) => void }) {
+  return <Input type="url" spellCheck={false} className={cx("font-mono", className)} onChange={(e) => onChange(e.target.value)} {...props} />;
+}

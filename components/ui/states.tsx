@@ -4,21 +4,17 @@ import { cx } from "./cx";
 import { AlertIcon } from "./icons";
 import { Spinner } from "./spinner";
 
-export function PageHeader({
-  title,
-  description,
-  action,
-  eyebrow,
-}: {
+/** What a page or a card says at its top: its title, a line about it, and what can be done there. */
+export interface Heading {
   title: ReactNode;
   description?: ReactNode;
   action?: ReactNode;
-  eyebrow?: ReactNode;
-}) {
+}
+
+export function PageHeader({ title, description, action }: Heading) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div className="min-w-0">
-        {eyebrow}
         <h1 className="text-2xl font-semibold tracking-tight text-zinc-900">{title}</h1>
         {description && <p className="mt-1 max-w-2xl text-sm text-zinc-500">{description}</p>}
       </div>
@@ -73,13 +69,34 @@ export function SkeletonRows({ rows = 3 }: { rows?: number }) {
       {Array.from({ length: rows }, (_, i) => (
         <div key={i} className="flex animate-pulse items-center gap-4 px-5 py-4">
           <div className="size-9 rounded-lg bg-zinc-100" />
-          <div className="flex-1 space-y-2">
-            <div className="h-3 w-1/3 rounded bg-zinc-200" />
-            <div className="h-2.5 w-1/4 rounded bg-zinc-100" />
-          </div>
+          <SkeletonLines className="flex-1" widths={["w-1/3", "w-1/4"]} />
           <div className="h-5 w-14 rounded-full bg-zinc-100" />
         </div>
       ))}
+    </div>
+  );
+}
+
+/** Placeholder cards while a grid of videos loads: a picture, a name and a line about it. */
+export function SkeletonCards({ cards = 4 }: { cards?: number }) {
+  return (
+    <div role="status" aria-label="Loading" className="grid grid-cols-[repeat(auto-fill,minmax(15rem,1fr))] gap-4">
+      {Array.from({ length: cards }, (_, i) => (
+        <div key={i} className="animate-pulse overflow-hidden rounded-xl bg-white ring-1 ring-zinc-200">
+          <div className="aspect-video bg-zinc-100" />
+          <SkeletonLines className="p-3.5" widths={["w-2/3", "w-1/3"]} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** A title and a line of text, greyed out. */
+function SkeletonLines({ className, widths: [title, line] }: { className: string; widths: [string, string] }) {
+  return (
+    <div className={cx("space-y-2", className)}>
+      <div className={cx("h-3 rounded bg-zinc-200", title)} />
+      <div className={cx("h-2.5 rounded bg-zinc-100", line)} />
     </div>
   );
 }

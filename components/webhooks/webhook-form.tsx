@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type FormEvent, type ReactNode } from "react";
-import { Field, Input } from "@/components/ui/field";
+import { Field, Input, UrlInput } from "@/components/ui/field";
 import { FormErrors } from "@/components/ui/states";
 import { cx } from "@/components/ui/cx";
 import { ApiRequestError } from "@/lib/client/api";
@@ -90,15 +90,7 @@ export function WebhookFields({
             <Input id="webhook-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Go-live alerts" maxLength={200} />
           </Field>
           <Field label="Endpoint URL" htmlFor="webhook-url">
-            <Input
-              id="webhook-url"
-              type="url"
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              placeholder="https://example.com/castline/webhook"
-              spellCheck={false}
-              className="font-mono"
-            />
+            <UrlInput id="webhook-url" value={url} onChange={setUrl} placeholder="https://example.com/castline/webhook" />
           </Field>
         </div>
 

@@ -6,9 +6,10 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyField } from "@/components/ui/copy";
 import { cx } from "@/components/ui/cx";
-import { AlertIcon, ChevronRightIcon, PlusIcon, ShieldIcon, WebhookIcon } from "@/components/ui/icons";
+import { FormFooter } from "@/components/ui/form-footer";
+import { AlertIcon, ChevronRightIcon, ShieldIcon, WebhookIcon } from "@/components/ui/icons";
+import { ListPage, RowIcon } from "@/components/ui/list-page";
 import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
-import { EmptyState, ErrorState, PageHeader, SkeletonRows } from "@/components/ui/states";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
 import type { WebhookCreated } from "@/lib/webhooks/schema";
 import { useCreateWebhook, useWebhooks } from "@/lib/client/hooks";
@@ -20,38 +21,28 @@ export function WebhooksView() {
   const webhooks = useWebhooks();
   const [creating, setCreating] = useState(false);
 
-  const createButton = (
-    <Button variant="primary" onClick={() => setCreating(true)}>
-      <PlusIcon /> Add webhook
-    </Button>
-  );
-
   return (
     <>
-      <PageHeader
+      <ListPage
         title="Webhooks"
         description="Castline calls your endpoint when something happens: a stream goes live, a recording is ready, an upload finishes. Each call is signed with the webhook's secret."
-        action={webhooks.data?.length ? createButton : undefined}
-      />
-
-      {webhooks.isPending ? (
-        <SkeletonRows />
-      ) : webhooks.isError ? (
-        <ErrorState error={webhooks.error} onRetry={() => webhooks.refetch()} />
-      ) : webhooks.data.length === 0 ? (
-        <EmptyState
-          icon={<WebhookIcon className="size-6" />}
-          title="No webhooks yet"
-          description="Get notified the moment you go live, a recording is ready or a task finishes: add an endpoint and choose the events."
-          action={createButton}
-        />
-      ) : (
-        <ul aria-label="Webhooks" className="divide-y divide-zinc-100 overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200">
-          {webhooks.data.map((webhook) => (
-            <WebhookRow key={webhook.id} webhook={webhook} />
-          ))}
-        </ul>
-      )}
+        create={{ label: "Add webhook", onClick: () => setCreating(true) }}
+        query={webhooks}
+        items={webhooks.data}
+        empty={{
+          icon: <WebhookIcon className="size-6" />,
+          title: "No webhooks yet",
+          description: "Get notified the moment you go live, a recording is ready or a task finishes: add an endpoint and choose the events.",
+        }}
+      >
+        {(items) => (
+          <ul aria-label="Webhooks" className="divide-y divide-zinc-100 overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200">
+            {items.map((webhook) => (
+              <WebhookRow key={webhook.id} webhook={webhook} />
+            ))}
+          </ul>
+        )}
+      </ListPage>
 
       <CreateWebhookDialog open={creating} onClose={() => setCreating(false)} />
     </>
@@ -66,14 +57,7 @@ function WebhookRow({ webhook }: { webhook: Webhook }) {
     <li className={cx("relative", failing && "bg-red-50/40")}>
       {failing && <span className="absolute inset-y-0 left-0 w-0.5 bg-red-500" aria-hidden="true" />}
       <Link href={`/webhooks/${webhook.id}`} className="group flex items-center gap-4 px-4 py-4 transition-colors hover:bg-zinc-50 sm:px-5">
-        <span
-          className={cx(
-            "flex size-10 shrink-0 items-center justify-center rounded-lg",
-            failing ? "bg-red-100 text-red-600" : "bg-indigo-50 text-indigo-600",
-          )}
-        >
-          {failing ? <AlertIcon className="size-5" /> : <WebhookIcon className="size-5" />}
-        </span>
+        <RowIcon icon={failing ? AlertIcon : WebhookIcon} colors={failing ? "bg-red-100 text-red-600" : "bg-indigo-50 text-indigo-600"} />
         <span className="min-w-0 flex-1">
           <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
             <span className="truncate font-medium text-zinc-900">{webhook.name}</span>
@@ -152,14 +136,7 @@ function CreateWebhookDialog({ open, onClose }: { open: boolean; onClose: () => 
         error={create.error}
         bodyClassName="px-6 py-5"
         onSubmit={(values) => create.mutate(values, { onSuccess: setCreated })}
-        footer={
-          <ModalFooter>
-            <Button onClick={close}>Cancel</Button>
-            <Button type="submit" variant="primary" pending={create.isPending}>
-              Add webhook
-            </Button>
-          </ModalFooter>
-        }
+        footer={<FormFooter submit="Add webhook" pending={create.isPending} onCancel={close} />}
       />
     </Modal>
   );
