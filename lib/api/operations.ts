@@ -46,7 +46,7 @@ export interface Operation {
   internal?: true;
 }
 
-const Health = z.object({ status: z.enum(["ok", "unavailable"]), errors: z.array(z.string()).optional() }).meta({ id: "Health" });
+const Health = z.object({ status: z.literal("ok") }).meta({ id: "Health" });
 const PagedStreams = StreamListQuery.extend(PageQuery.shape);
 const PagedSessions = SessionListQuery.extend(PageQuery.shape);
 const Id = "/{id}";

@@ -1,11 +1,11 @@
-import { ApiError } from "@/lib/api/errors";
+import { databaseAnswers } from "@/db/client";
 import { operations } from "@/lib/api/operations";
 import { route } from "@/lib/api/route";
-import { databaseAnswers } from "@/db/client";
+import { unavailable } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(operations.getHealth, async () => {
-  if (!(await databaseAnswers())) throw new ApiError(503, ["database unavailable"]);
+  if (!(await databaseAnswers())) throw unavailable("database unavailable");
   return { status: "ok" as const };
 });
