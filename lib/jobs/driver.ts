@@ -132,6 +132,7 @@ class Driver implements JobDriver {
     try {
       let claimed = 0;
       let more = true;
+      let lookedAt = Date.now();
       while (more && !this.stopping && this.driving.size < this.concurrency) {
         const claim = await claimRuns({
           owner: this.owner,
@@ -141,10 +142,11 @@ class Driver implements JobDriver {
         });
         for (const run of claim.runs) this.startDriving(run);
         claimed = claim.runs.length;
+        lookedAt = claim.now;
         more = claim.more && claimed > 0;
       }
       // While runs come, each finishing one pumps again; once none is due, sleep until one falls due.
-      if (claimed === 0) wakeAt = await nextDueAt([...this.specs.keys()]);
+      if (claimed === 0) wakeAt = await nextDueAt([...this.specs.keys()], lookedAt);
     } catch (err) {
       console.error("[jobs] claiming runs failed:", err);
     }

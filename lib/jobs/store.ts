@@ -178,14 +178,14 @@ export async function claimRuns(opts: { owner: string; functionIds: string[]; li
         return n < r.concurrency_limit!;
       });
     }
-    if (!chosen.length) return { runs: [], more };
+    if (!chosen.length) return { runs: [], more, now };
     const rows = await tx<RunRow[]>`
       UPDATE job_runs r SET locked_by = ${opts.owner}, locked_until = ${now + opts.leaseMs}
       FROM job_events e
       WHERE r.id = ANY(${chosen.map((c) => c.id)}::text[]) AND e.id = r.event_id
       RETURNING r.id, r.function_id, r.event_id, e.name AS event_name, e.data AS event_data, e.ts AS event_ts,
         r.steps, r.stack, r.planned, r.attempt, r.parallel, r.concurrency_key, r.next_run_at`;
-    return { runs: rows.map(toRun), more };
+    return { runs: rows.map(toRun), more, now };
   });
 }
 
@@ -253,10 +253,15 @@ export async function renewLeases(owner: string, runIds: string[], leaseMs: numb
 }
 
 /** When the next sleeping or backing-off run of these functions becomes due, if any. */
-export async function nextDueAt(functionIds: string[]): Promise<number | null> {
+/**
+ * When the next run falls due after `after`: the time a claim looked (runs due by then were
+ * its to take), not the time of this query, or a run falling due in between would be missed
+ * until the slow poll.
+ */
+export async function nextDueAt(functionIds: string[], after: number): Promise<number | null> {
   const [row] = await sql()<{ at: string | null }[]>`
     SELECT min(next_run_at) AS at FROM job_runs
-    WHERE status = 'pending' AND next_run_at > ${Date.now()} AND function_id = ANY(${functionIds}::text[])`;
+    WHERE status = 'pending' AND next_run_at > ${after} AND function_id = ANY(${functionIds}::text[])`;
   return row.at === null ? null : Number(row.at);
 }
 
