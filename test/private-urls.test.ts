@@ -10,7 +10,7 @@ import postgres from "postgres";
 import { guardedRequest, isPrivateAddress, PrivateAddressError, privateHostReason } from "@/lib/net/guard";
 import { freePort } from "@/lib/net/free-port";
 import { startAppProcess, type AppProcess } from "../scripts/app-process";
-import { call, newAccount, signInAt, type Api } from "./support/client";
+import { call, newAccount, type Api } from "./support/client";
 import { createScratchDatabase } from "./support/database";
 import { publish, rtmpReceiver, rtmpUrl, until } from "./support/media";
 import { PRIVATE_HOSTS } from "./support/private-hosts";
@@ -108,9 +108,7 @@ describe("an app that does not allow private URLS", () => {
   });
 
   test("refuses webhooks to private addresses with a clear 400", async () => {
-    const email = `guard-${Date.now()}@example.com`;
-    await call("POST", `${app.url}/api/user`, { body: { email, password: "long enough!" } });
-    const cookie = await signInAt(app.url, email, "long enough!");
+    const { cookie } = await newAccount(app.url);
     for (const url of ["http://127.0.0.1:9/x", "http://localhost/x", "http://192.168.0.10/x", "http://[::1]/x", "http://[::127.0.0.1]/x", "http://[64:ff9b::7f00:1]/x"]) {
       const res = await call("POST", `${app.url}/api/webhook`, { cookie, body: { name: "x", url, events: ["stream.idle"] } });
       assert.equal(res.status, 400, url);

@@ -7,7 +7,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { sql } from "drizzle-orm";
 import { startAppProcess, type AppProcess } from "../scripts/app-process";
-import { call, newAccount, signInAt } from "./support/client";
+import { call, newAccount } from "./support/client";
 import { createScratchDatabase } from "./support/database";
 import { db } from "./support/db";
 import { makeMedia, putFile, settled, settledTask, tmpDir } from "./support/vod";
@@ -123,9 +123,7 @@ describe("job retention", () => {
   });
 
   test("finished runs and their events are purged after JOB_RETENTION_DAYS", async () => {
-    const email = `retention-${Date.now()}@example.com`;
-    await call("POST", `${app.url}/api/user`, { body: { email, password: "long enough!" } });
-    const cookie = await signInAt(app.url, email, "long enough!");
+    const { cookie } = await newAccount(app.url);
     const closed = http.createServer();
     await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
     const port = (closed.address() as AddressInfo).port;
