@@ -9,6 +9,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   real,
   text,
 } from "drizzle-orm/pg-core";
@@ -93,6 +94,13 @@ export const sessions = pgTable(
     /** When its HLS playlist first worked (stream.started). */
     readyAt: ms("ready_at"),
     mediaNodeId: text("media_node_id"),
+    /**
+     * The fencing token of the node that runs the session: raised each time a node takes it
+     * (a publish, a reconnect). A node may only write under, and report for, its own epoch.
+     */
+    epoch: integer("epoch").notNull().default(0),
+    /** Why the session ended: "publisher-left", "node-lost". */
+    endReason: text("end_reason"),
     createdAt: createdAt(),
     endedAt: ms("ended_at"),
   },
@@ -101,6 +109,41 @@ export const sessions = pgTable(
     index("sessions_parent_idx").on(t.parentId, t.createdAt, t.id),
   ],
 );
+
+/**
+ * The recording of a session, one row per segment stored (recordings/<session>/<epoch>/<file>),
+ * written as the media node stores each: the recording's playlist is built from them, so a
+ * session continued on another node (a higher epoch) is one recording.
+ */
+export const recordingSegments = pgTable(
+  "recording_segments",
+  {
+    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    epoch: integer("epoch").notNull(),
+    seq: integer("seq").notNull(),
+    file: text("file").notNull(),
+    duration: doublePrecision("duration").notNull(),
+    size: bigint("size", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.epoch, t.seq] })],
+);
+
+/** Media nodes that registered with the app, kept up to date by their heartbeats. */
+export const mediaNodes = pgTable("media_nodes", {
+  id: text("id").primaryKey(),
+  /** The RTMP URL encoders use (…/live); null: the app's public host on rtmpPort. */
+  ingestUrl: text("ingest_url"),
+  rtmpPort: integer("rtmp_port").notNull(),
+  cores: integer("cores").notNull(),
+  /** Load average over one minute divided by cores: 1 is a full node. */
+  cpuLoad: real("cpu_load").notNull(),
+  liveSessions: integer("live_sessions").notNull(),
+  startedAt: ms("started_at").notNull(),
+  lastHeartbeatAt: ms("last_heartbeat_at").notNull(),
+  /** Set when it missed heartbeats for NODE_LOST_AFTER_S: its sessions were ended. */
+  lostAt: ms("lost_at"),
+});
 
 export const multistreamTargets = pgTable(
   "multistream_targets",

@@ -32,6 +32,17 @@ const ConfigSchema = z.object({
   RTMP_HOST: z.string().min(1).default("0.0.0.0"),
   HLS_SEGMENT_S: z.coerce.number().min(1).max(10).default(2),
   RECORDING_RECONNECT_WINDOW_S: z.coerce.number().min(0).max(86_400).default(360),
+  /** A media node that sends no heartbeat this long is lost: its sessions end and another node may take them. */
+  NODE_LOST_AFTER_S: z.coerce.number().min(2).max(600).default(10),
+  /**
+   * The host (and port, if not RTMP_PORT) encoders reach this media node at, as GET /api/ingest
+   * lists it; unset: the app's public host.
+   */
+  MEDIA_PUBLIC_HOST: z.string().regex(/^[\w.-]+(:\d{1,5})?$/, "must be a host name or address, optionally with :port").optional(),
+  /** Bearer token for the Prometheus metrics (GET /metrics); unset, metrics are not served. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Media nodes: the port their /metrics listens on (0: off). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   MEDIA_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   APP_URL: z.url({ message: "must be the URL where media nodes reach the app, e.g. http://10.0.0.5:3000" }).optional(),
   FFMPEG_PATH: z.string().min(1).default("ffmpeg"),
