@@ -39,6 +39,12 @@ const ConfigSchema = z.object({
    * lists it; unset: the app's public host.
    */
   MEDIA_PUBLIC_HOST: z.string().regex(/^[\w.-]+(:\d{1,5})?$/, "must be a host name or address, optionally with :port").optional(),
+  /**
+   * How a media node stores live HLS and recordings: "direct" with the deployment's store itself
+   * (S3, or the local disk it shares with the app), "app" through the app's internal API.
+   * Unset: direct when S3_* is set, else through the app.
+   */
+  MEDIA_STORE: z.enum(["direct", "app"]).optional(),
   /** Bearer token for the Prometheus metrics (GET /metrics); unset, metrics are not served. */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** Media nodes: the port their /metrics listens on (0: off). */

@@ -14,7 +14,7 @@ export interface Child {
 interface ChildOptions {
   name: string;
   script: string;
-  env?: NodeJS.ProcessEnv;
+  env?: Record<string, string>;
   /** Called when the child died unexpectedly, with what it said when ready. */
   onCrash?: (ready: Record<string, unknown>) => Promise<void> | void;
 }

@@ -3,6 +3,7 @@ import { usePrivateDataDir } from "@/lib/data-dir";
 import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
 import { createApiKey } from "@/lib/api-keys/service";
+import { listNodes } from "@/lib/live/nodes";
 import { Email, Password } from "@/lib/users/schema";
 import { createUser, findUserByEmail, setPassword } from "@/lib/users/service";
 
@@ -12,7 +13,8 @@ const USAGE = `Castline operator CLI
                                           (--password-stdin: the password is read from stdin,
                                            never from the command line, where \`ps\` shows it)
   npm run --silent cli -- keys create --email E [--name N]     (creates the user if missing;
-                                                               prints the key alone on the last line)`;
+                                                               prints the key alone on the last line)
+  npm run --silent cli -- nodes list                           (media nodes: health, load, live sessions)`;
 
 function fail(message: string): never {
   console.error(message);
@@ -46,17 +48,16 @@ async function main() {
     options: { email: { type: "string" }, "password-stdin": { type: "boolean" }, name: { type: "string" }, help: { type: "boolean", short: "h" } },
   });
   const command = positionals.join(" ");
-  if (values.help || !["users create", "keys create"].includes(command)) {
+  if (values.help || !["users create", "keys create", "nodes list"].includes(command)) {
     console.log(USAGE);
     process.exit(values.help ? 0 : 2);
   }
+  if (command === "nodes list") return withDatabase(printNodes);
   if (!values.email) fail("--email is required");
   const email = parseOrFail(Email, values.email, "--email");
   const password = values["password-stdin"] ? parseOrFail(Password, await readStdin(), "the password on stdin") : undefined;
 
-  usePrivateDataDir();
-  const stopDatabase = await setupDatabase();
-  try {
+  await withDatabase(async () => {
     if (command === "users create") {
       const { user, created } = await findOrCreateUser(email, password, values.name);
       console.log(created ? `created user ${user.email} (${user.id})` : `user ${user.email} exists (${user.id})${password ? "; password updated" : ""}`);
@@ -67,10 +68,28 @@ async function main() {
       console.log(`API key "${key.name}" for ${user.email} (shown once):`);
       console.log(key.key);
     }
+  });
+}
+
+async function withDatabase(fn: () => Promise<void>) {
+  usePrivateDataDir();
+  const stopDatabase = await setupDatabase();
+  try {
+    await fn();
   } finally {
     await closeDb();
     await stopDatabase();
   }
+}
+
+async function printNodes() {
+  const nodes = await listNodes();
+  if (!nodes.length) return console.log("no media node has registered");
+  const ago = (ms: number) => `${((Date.now() - ms) / 1000).toFixed(1)} s ago`;
+  const rows = nodes.map((n) => [n.id, n.state, n.ingestUrl ?? `(app host):${n.rtmpPort}`, String(n.liveSessions), `${Math.round(n.cpuLoad * 100)}% of ${n.cores}`, ago(n.lastHeartbeatAt)]);
+  const header = ["NODE", "STATE", "INGEST", "LIVE", "CPU", "LAST HEARTBEAT"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  for (const row of [header, ...rows]) console.log(row.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());
 }
 
 main().catch((err) => {

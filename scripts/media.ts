@@ -1,17 +1,20 @@
 import { config } from "@/lib/config";
 import { usePrivateDataDir } from "@/lib/data-dir";
 import { startMediaNode } from "@/lib/media/node";
+import { objects } from "@/lib/storage";
 
 /**
  * `npm run media`: a media node (RTMP ingest, transcoding, recording, multistream).
  * `npm start` runs one; more can run on other machines with APP_URL pointing at
- * the app and the app's MEDIA_SECRET (see README).
+ * the app, the app's MEDIA_SECRET, and the bucket's S3_* to store media there
+ * directly (without them, media goes through the app). See docs/scaling.md.
  */
 async function main() {
   const cfg = config();
   usePrivateDataDir();
   if (!cfg.APP_URL) throw new Error("APP_URL must say where the app is, e.g. APP_URL=http://10.0.0.5:3000");
   if (!process.env.MEDIA_SECRET) throw new Error("MEDIA_SECRET must be the app's (DATA_DIR/media-secret on the app's machine)");
+  const direct = (cfg.MEDIA_STORE ?? (cfg.S3_BUCKET ? "direct" : "app")) === "direct";
   const node = await startMediaNode({
     appUrl: cfg.APP_URL,
     secret: process.env.MEDIA_SECRET,
@@ -19,6 +22,8 @@ async function main() {
     rtmpPort: cfg.RTMP_PORT,
     dataDir: cfg.dataDir,
     segmentS: cfg.HLS_SEGMENT_S,
+    store: direct ? objects() : undefined,
+    publicHost: cfg.MEDIA_PUBLIC_HOST,
   });
   let stopping = false;
   const shutdown = async () => {

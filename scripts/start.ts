@@ -7,6 +7,7 @@ import { startUploadSweeper } from "@/lib/assets/upload";
 import { config } from "@/lib/config";
 import { usesInngestServer } from "@/lib/jobs/mode";
 import { startBackgroundWork } from "@/lib/jobs/start";
+import { startNodeWatch } from "@/lib/live/nodes";
 import { endSessionsOfNode } from "@/lib/live/service";
 import { ensureSecret } from "@/lib/secrets";
 import { buildIfNeeded } from "./build-if-needed";
@@ -55,6 +56,8 @@ async function main() {
       await superviseChild({
         name: "media node",
         script: "media.ts",
+        // It shares this DATA_DIR (and S3_*, if set): it stores media itself, not through the HTTP API.
+        env: { MEDIA_STORE: "direct" },
         // Broadcasts of a node that died cannot go on: end their sessions.
         onCrash: (ready) => endSessionsOfNode(String(ready.nodeId)),
       }),
@@ -63,6 +66,8 @@ async function main() {
 
   // Here, not in a job worker: tus uploads keep their parts on this process's disk.
   const stopUploadSweeper = startUploadSweeper();
+  // Every instance watches the media nodes; a lost node's sessions end once, whichever sees it first.
+  const stopNodeWatch = startNodeWatch();
 
   const { default: next } = await import("next");
   // Without the port, Next.js builds request URLs as http://localhost:3000 whatever it listens on.
@@ -77,6 +82,7 @@ async function main() {
     stopping = true;
     console.log(`${signal}: shutting down`);
     stopUploadSweeper();
+    stopNodeWatch();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await Promise.all(children.map((c) => c.stop()));

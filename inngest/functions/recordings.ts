@@ -1,5 +1,5 @@
 import { config } from "@/lib/config";
-import { recordingToAsset, remuxRecording, sessionStillEnded } from "@/lib/live/recordings";
+import { recordingToAsset, sessionStillEnded } from "@/lib/live/recordings";
 import { inngest } from "../client";
 import { recordingEnded } from "../events";
 
@@ -15,7 +15,7 @@ export const finalizeRecording = inngest.createFunction(
     if (!(await step.run("check for a reconnect", () => sessionStillEnded(sessionId, endedAt)))) {
       return { resumed: true };
     }
-    await step.run("remux to mp4", () => remuxRecording(sessionId));
+    // One step: the mp4 is made in this worker's scratch, and the next step may run on another machine.
     await step.run("create the asset", () => recordingToAsset(sessionId));
     return { sessionId };
   },

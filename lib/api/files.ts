@@ -82,6 +82,8 @@ export async function objectResponse(key: string, req: Request, opts: ServeOptio
 }
 
 export const IMMUTABLE = "public, max-age=31536000, immutable";
+/** Live media playlists change every segment: a CDN may hold one for a second, no longer. */
+export const LIVE_PLAYLIST = "public, max-age=1";
 
 /** A public file of an asset (no auth: the playback id is the capability, CORS open). */
 export async function assetFileResponse(

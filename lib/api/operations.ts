@@ -2,7 +2,8 @@ import { z } from "zod";
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from "@/lib/api-keys/schema";
 import { Asset, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, UploadReceived, UploadRequested } from "@/lib/assets/schema";
 import { Ingest } from "@/lib/live/ingest";
-import { Heartbeat, HeartbeatReply, PublishGrant, PublishRequest, SessionEvent } from "@/lib/live/schema";
+import { MEDIA_OBJECT_KEY, MEDIA_PREFIX } from "@/lib/live/keys";
+import { Heartbeat, HeartbeatReply, MediaNode, NodeBeat, NodeBeatReply, PublishGrant, PublishRequest, SessionEvent } from "@/lib/live/schema";
 import { PlaybackInfo } from "@/lib/playback/schema";
 import { Session, SessionListQuery } from "@/lib/sessions/schema";
 import { RecordPatch, Stream, StreamCreate, StreamListQuery, StreamPatch } from "@/lib/streams/schema";
@@ -110,7 +111,11 @@ export const operations = {
   // Media nodes (internal)
   authorizePublish: { method: "POST", path: "/internal/media/publish", tag: "Media nodes", summary: "May this stream key publish? 403 says why not", auth: "media", body: PublishRequest, status: 200, response: PublishGrant, errors: [403, 422], internal: true },
   mediaHeartbeat: { method: "POST", path: "/internal/media/heartbeat", tag: "Media nodes", summary: "A live session's counters and health; answers its targets and whether to stop", auth: "media", body: Heartbeat, status: 200, response: HeartbeatReply, errors: [422], internal: true },
-  mediaEvent: { method: "POST", path: "/internal/media/event", tag: "Media nodes", summary: "A session became ready, ended, or a multistream target changed state", auth: "media", body: SessionEvent, status: 204, errors: [422], internal: true },
+  mediaEvent: { method: "POST", path: "/internal/media/event", tag: "Media nodes", summary: "A session became ready, stored a recording segment, ended, or a multistream target changed state; 409 once the node's epoch is not current (fenced)", auth: "media", body: SessionEvent, status: 204, errors: [409, 422], internal: true },
+  mediaNodeBeat: { method: "POST", path: "/internal/media/node", tag: "Media nodes", summary: "A media node registers and heartbeats (every 2 s)", auth: "media", body: NodeBeat, status: 200, response: NodeBeatReply, errors: [422], internal: true },
+  storeMediaObject: { method: "PUT", path: "/internal/media/object", tag: "Media nodes", summary: "A node without direct access to the bucket stores a live HLS or recording file through the app", auth: "media", query: z.object({ key: z.string().regex(MEDIA_OBJECT_KEY, "not a live media key") }), status: 204, errors: [422], raw: "the file's bytes", internal: true },
+  removeMediaObjects: { method: "DELETE", path: "/internal/media/object", tag: "Media nodes", summary: "Remove a finished broadcast's live HLS", auth: "media", query: z.object({ prefix: z.string().regex(MEDIA_PREFIX, "not a live media folder") }), status: 204, errors: [422], internal: true },
+  listMediaNodes: { method: "GET", path: "/media-node", tag: "Operations", summary: "Media nodes of this deployment: ingest, health, load, live sessions", auth: "user", status: 200, response: z.array(MediaNode) },
 } as const satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;

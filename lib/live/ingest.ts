@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { config } from "@/lib/config";
 import { publicOrigin } from "@/lib/origin";
+import { healthyNodes } from "./nodes";
 
 export const Ingest = z
   .object({
@@ -11,11 +12,18 @@ export const Ingest = z
   .meta({ id: "Ingest" });
 
 /**
- * Where encoders publish: the host viewers reach this deployment at (PUBLIC_URL's, else
- * the request's) on RTMP_PORT. Livepeer's /api/ingest shape.
+ * Where encoders publish: one entry per healthy media node, least loaded first
+ * (Livepeer's /api/ingest shape). A node without its own public host
+ * (MEDIA_PUBLIC_HOST) is reached at the host viewers reach this deployment at
+ * (PUBLIC_URL's, else the request's), on the node's RTMP port.
  */
-export function ingestFor(requestHost: string | null): z.infer<typeof Ingest>[] {
+export async function ingestFor(requestHost: string | null): Promise<z.infer<typeof Ingest>[]> {
   const origin = publicOrigin();
   const host = config().PUBLIC_URL ? new URL(origin).hostname : (requestHost ?? "localhost").replace(/:\d+$/, "");
-  return [{ base: origin, ingest: `rtmp://${host}:${config().RTMP_PORT}/live`, playback: `${origin}/hls` }];
+  const nodes = await healthyNodes();
+  return nodes.map((node) => ({
+    base: origin,
+    ingest: node.ingestUrl ?? `rtmp://${host}:${node.rtmpPort}/live`,
+    playback: `${origin}/hls`,
+  }));
 }

@@ -1,40 +1,49 @@
-import fs from "node:fs/promises";
-import path from "node:path";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, isNull } from "drizzle-orm";
+import { text } from "node:stream/consumers";
 import { db } from "@/db/client";
-import { sessions, streams } from "@/db/schema";
-import { config } from "@/lib/config";
+import { recordingSegments, sessions, streams } from "@/db/schema";
+import { objects } from "@/lib/storage";
+import { liveKey, recordingKey } from "./keys";
 
-/** Where media nodes on this machine write (DATA_DIR/media). */
-export const mediaDir = () => path.join(config().dataDir, "media");
-
-/** Names a URL may use for a file under a session's folders. */
+/** Names a URL may use for a part of a live or recording path. */
 export const SAFE_NAME = /^[\w-]+(\.(m3u8|ts|mp4|m4s))?$/;
 
-/** The live session whose HLS works right now for a stream's playback id. */
+/** The live session (and its current epoch) whose HLS works right now for a stream's playback id. */
 export async function liveSessionFor(playbackId: string) {
   const [row] = await db()
-    .select({ sessionId: sessions.id, readyAt: sessions.readyAt })
+    .select({ sessionId: sessions.id, epoch: sessions.epoch, readyAt: sessions.readyAt })
     .from(streams)
     .innerJoin(sessions, eq(sessions.parentId, streams.id))
     .where(and(eq(streams.playbackId, playbackId), isNull(streams.deletedAt), eq(sessions.isActive, true)))
     .orderBy(desc(sessions.createdAt))
     .limit(1);
-  return row?.readyAt ? row.sessionId : undefined;
+  return row?.readyAt ? row : undefined;
 }
 
 export async function streamForPlayback(playbackId: string) {
   return db().query.streams.findFirst({ where: and(eq(streams.playbackId, playbackId), isNull(streams.deletedAt)) });
 }
 
-/**
- * The master playlist of a live session, its variant URIs rewritten under the
- * session id: segment URLs are then unique per session and cacheable for good.
- */
-export async function liveMasterPlaylist(sessionId: string): Promise<string | undefined> {
-  const text = await fs.readFile(path.join(mediaDir(), "live", sessionId, "index.m3u8"), "utf8").catch(() => undefined);
-  return text?.replace(/^(?!#)(\S+)$/gm, `${sessionId}/$1`);
+/** A small object of the store as text, or undefined when it is not there. */
+async function readText(key: string): Promise<string | undefined> {
+  try {
+    return await text(await objects().read(key));
+  } catch {
+    return undefined;
+  }
 }
+
+/**
+ * The master playlist of a live session's current epoch, its variant URIs rewritten
+ * under <session>/<epoch>/: segment URLs are unique for good, so cacheable for good.
+ */
+export async function liveMasterPlaylist(sessionId: string, epoch: number): Promise<string | undefined> {
+  const master = await readText(liveKey(sessionId, epoch, "index.m3u8"));
+  return master?.replace(/^(?!#)(\S+)$/gm, `${sessionId}/${epoch}/$1`);
+}
+
+/** The store key of a live file (a media playlist or a segment) of an epoch of a session. */
+export const liveFileKey = (sessionId: string, epoch: number, variant: string, file: string) => liveKey(sessionId, epoch, `${variant}/${file}`);
 
 /** Whether a session (live or recorded) belongs to the stream of this playback id. */
 export async function sessionOfPlayback(playbackId: string, sessionId: string) {
@@ -45,4 +54,34 @@ export async function sessionOfPlayback(playbackId: string, sessionId: string) {
     .where(and(eq(streams.playbackId, playbackId), eq(sessions.id, sessionId)))
     .limit(1);
   return Boolean(row);
+}
+
+/**
+ * A session's recording as an HLS playlist, built from the segments its nodes
+ * stored: every epoch (a reconnect, perhaps on another node) in order, a
+ * discontinuity between them; closed (VOD) while the session is not live.
+ */
+export async function recordingPlaylist(sessionId: string): Promise<string | undefined> {
+  const session = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionId), columns: { isActive: true } });
+  if (!session) return undefined;
+  const segments = await recordedSegments(sessionId);
+  if (!segments.length) return undefined;
+  const target = Math.ceil(Math.max(...segments.map((s) => s.duration)));
+  const lines = ["#EXTM3U", "#EXT-X-VERSION:3", `#EXT-X-TARGETDURATION:${target}`, "#EXT-X-MEDIA-SEQUENCE:0", `#EXT-X-PLAYLIST-TYPE:${session.isActive ? "EVENT" : "VOD"}`];
+  segments.forEach((s, i) => {
+    if (i > 0 && segments[i - 1].epoch !== s.epoch) lines.push("#EXT-X-DISCONTINUITY");
+    lines.push(`#EXTINF:${s.duration.toFixed(6)},`, `${s.epoch}/${s.file}`);
+  });
+  if (!session.isActive) lines.push("#EXT-X-ENDLIST");
+  return lines.join("\n") + "\n";
+}
+
+/** The stored segments of a session's recording, in order, with their store keys. */
+export async function recordedSegments(sessionId: string) {
+  const rows = await db()
+    .select()
+    .from(recordingSegments)
+    .where(eq(recordingSegments.sessionId, sessionId))
+    .orderBy(asc(recordingSegments.epoch), asc(recordingSegments.seq));
+  return rows.map((r) => ({ ...r, key: recordingKey(sessionId, r.epoch, r.file) }));
 }

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { db } from "@/db/client";
@@ -13,28 +14,41 @@ import { publicOrigin } from "@/lib/origin";
 import { serializeSession } from "@/lib/sessions/service";
 import { serializeStream } from "@/lib/streams/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
-import { mediaDir } from "./playback";
+import { objects } from "@/lib/storage";
+import { recordedSegments } from "./playback";
 
 /**
  * After a recorded session ends and its reconnect window passes with no
- * reconnect, its recording becomes an asset: the HLS the recorder wrote (already
- * playable since the broadcast ended) is remuxed to an mp4, which goes through
- * the same asset pipeline as an upload.
+ * reconnect, its recording becomes an asset: the segments its nodes stored
+ * (already playable as HLS since the broadcast ended) are remuxed to an mp4,
+ * which goes through the same asset pipeline as an upload.
  */
 export async function sessionStillEnded(sessionId: string, endedAt: number): Promise<boolean> {
   const session = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionId) });
   return Boolean(session && !session.isActive && session.endedAt === endedAt && session.recordingStatus === "waiting");
 }
 
-const recordingMp4 = (sessionId: string) => path.join(mediaDir(), "recordings", sessionId, "video.mp4");
-
-export async function remuxRecording(sessionId: string): Promise<void> {
-  const dir = path.join(mediaDir(), "recordings", sessionId);
-  const tmp = path.join(dir, "video.tmp.mp4");
-  const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-y", "-i", path.join(dir, "index.m3u8"), "-c", "copy", "-movflags", "+faststart", "-f", "mp4", tmp]);
+/**
+ * Remuxes every stored segment of the recording, all its parts in order, into one
+ * mp4 (in a scratch folder of this worker): the concat demuxer reads them straight
+ * from the store (files, or pre-signed URLs) and lays each part after the last.
+ */
+async function remuxRecording(sessionId: string, mp4: string): Promise<void> {
+  const store = objects();
+  const segments = await recordedSegments(sessionId);
+  if (!segments.length) throw new Error(`session ${sessionId} has no recorded segment`);
+  const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+  const list = ["ffconcat version 1.0"];
+  for (const s of segments) list.push(`file ${quote(await store.mediaInput(s.key))}`, `duration ${s.duration.toFixed(6)}`);
+  const listFile = path.join(path.dirname(mp4), "segments.ffconcat");
+  await fs.promises.writeFile(listFile, list.join("\n") + "\n");
+  const proc = runFfmpeg([
+    "-hide_banner", "-loglevel", "error", "-y",
+    "-f", "concat", "-safe", "0", "-protocol_whitelist", "file,http,https,tcp,tls,crypto", "-i", listFile,
+    "-c", "copy", "-movflags", "+faststart", "-f", "mp4", mp4,
+  ]);
   const code = await proc.exited;
   if (code !== 0) throw new Error(`remuxing the recording failed (${code}): ${proc.stderrTail()}`);
-  fs.renameSync(tmp, recordingMp4(sessionId));
 }
 
 /** The session's asset (id fixed on the session first, so a retried step finds the same one). */
@@ -49,7 +63,14 @@ export async function recordingToAsset(sessionId: string): Promise<void> {
     (await assetById(assetId)) ??
     (await createAsset(session.userId, `${session.name} (recording)`, { type: "recording", sessionId }, "processing", assetId));
   if (asset.phase !== "processing" || asset.files?.source) return; // an earlier attempt got through
-  await storeSource(assetId, fs.createReadStream(recordingMp4(sessionId)));
+  const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), "castline-recording-"));
+  try {
+    const mp4 = path.join(scratch, "video.mp4");
+    await remuxRecording(sessionId, mp4);
+    await storeSource(assetId, fs.createReadStream(mp4));
+  } finally {
+    await fs.promises.rm(scratch, { recursive: true, force: true });
+  }
   await sourceArrived(assetId, undefined, 0.1);
 
   const [ready] = await db()

@@ -8,6 +8,11 @@ export type LiveTarget = z.infer<typeof LiveTarget>;
 
 export const PublishGrant = z.object({
   sessionId: z.string(),
+  /**
+   * The node's fencing token for this session: its media goes under live/<session>/<epoch>/ and
+   * recordings/<session>/<epoch>/, and the app takes its reports only while the epoch is current.
+   */
+  epoch: z.number().int().min(1),
   streamId: z.string(),
   playbackId: z.string(),
   record: z.boolean(),
@@ -29,6 +34,7 @@ export type IngestHealth = z.infer<typeof IngestHealth>;
 /** Sent every second while live; counters are increments since the previous heartbeat. */
 export const Heartbeat = z.object({
   sessionId: z.string(),
+  epoch: z.number().int(),
   sourceSegments: z.number().int().min(0),
   transcodedSegments: z.number().int().min(0),
   sourceSegmentsDuration: z.number().min(0),
@@ -41,9 +47,59 @@ export type Heartbeat = z.infer<typeof Heartbeat>;
 export const HeartbeatReply = z.object({ stop: z.boolean(), targets: z.array(LiveTarget) });
 export type HeartbeatReply = z.infer<typeof HeartbeatReply>;
 
+const ofSession = { sessionId: z.string(), epoch: z.number().int() };
+
+/** What a node reports of a session it runs; refused (409) once its epoch is no longer current. */
 export const SessionEvent = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("ready"), sessionId: z.string() }),
-  z.object({ kind: z.literal("ended"), sessionId: z.string(), recordingPath: z.string().optional() }),
-  z.object({ kind: z.literal("multistream"), sessionId: z.string(), targetId: z.string(), state: z.enum(["connected", "error", "disconnected"]), error: z.string().optional() }),
+  z.object({ kind: z.literal("ready"), ...ofSession }),
+  /** A segment of the recording is in the store: recordings/<session>/<epoch>/<file>. */
+  z.object({
+    kind: z.literal("recorded"),
+    ...ofSession,
+    seq: z.number().int().min(0),
+    file: z.string().regex(/^seg_\d{5,}\.ts$/),
+    duration: z.number().min(0).max(600),
+    size: z.number().int().min(0),
+  }),
+  z.object({ kind: z.literal("ended"), ...ofSession }),
+  z.object({ kind: z.literal("multistream"), ...ofSession, targetId: z.string(), state: z.enum(["connected", "error", "disconnected"]), error: z.string().optional() }),
 ]);
 export type SessionEvent = z.infer<typeof SessionEvent>;
+
+/** A media node's registration and heartbeat (every NODE_HEARTBEAT_MS). */
+export const NodeBeat = z.object({
+  nodeId: z.string().min(1).max(200),
+  /** The RTMP URL encoders use for this node, when it has its own public host (MEDIA_PUBLIC_HOST). */
+  ingestUrl: z.string().regex(/^rtmps?:\/\//).max(500).optional(),
+  rtmpPort: z.number().int().min(1).max(65535),
+  cores: z.number().int().min(1).max(4096),
+  cpuLoad: z.number().min(0).max(1000),
+  liveSessions: z.number().int().min(0),
+  startedAt: z.number().int(),
+  /** Its last beat: it is shutting down (after ending its broadcasts) and leaves the registry. */
+  leaving: z.boolean().optional(),
+});
+export type NodeBeat = z.infer<typeof NodeBeat>;
+
+/** `lost`: the app declared the node lost meanwhile; its broadcasts belong to nobody now and must stop. */
+export const NodeBeatReply = z.object({ lost: z.boolean() });
+export type NodeBeatReply = z.infer<typeof NodeBeatReply>;
+
+export const NODE_HEARTBEAT_MS = 2000;
+
+/** A media node as operators see it (GET /api/media-node, `npm run cli -- nodes list`). */
+export const MediaNode = z
+  .object({
+    id: z.string(),
+    ingestUrl: z.string().nullable().describe("the RTMP URL it advertises; null: the app's host on its RTMP port"),
+    rtmpPort: z.number(),
+    state: z.enum(["healthy", "lost"]),
+    cores: z.number(),
+    cpuLoad: z.number().describe("one-minute load average per core"),
+    liveSessions: z.number(),
+    startedAt: z.number(),
+    lastHeartbeatAt: z.number(),
+    lostAt: z.number().nullable(),
+  })
+  .meta({ id: "MediaNode" });
+export type MediaNode = z.infer<typeof MediaNode>;

@@ -1,6 +1,6 @@
-import { and, desc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import { db } from "@/db/client";
-import { multistreamTargets, sessions, streams } from "@/db/schema";
+import { multistreamTargets, recordingSegments, sessions, streams } from "@/db/schema";
 import { config } from "@/lib/config";
 import { recordingEnded } from "@/inngest/events";
 import { emit } from "@/lib/jobs/emit";
@@ -8,7 +8,7 @@ import { createSession, serializeSession, type SessionRow } from "@/lib/sessions
 import { serializeStream, type StreamRow } from "@/lib/streams/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import { publicOrigin } from "@/lib/origin";
-import { Refusal } from "@/lib/errors";
+import { conflict, Refusal } from "@/lib/errors";
 import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant, SessionEvent } from "./schema";
 
 /**
@@ -40,46 +40,67 @@ async function liveTargets(stream: StreamRow): Promise<LiveTarget[]> {
 
 /**
  * A publish with a stream key: refused for unknown, suspended or deleted streams
- * and while another broadcast of the stream is live; a recorded session that
- * ended within RECORDING_RECONNECT_WINDOW_S continues, otherwise a session starts.
+ * and while another broadcast of the stream is live, on any node (the stream row
+ * is locked while deciding, so two nodes asking at once cannot both win); a
+ * recorded session that ended within RECORDING_RECONNECT_WINDOW_S continues,
+ * otherwise a session starts. Either way the session's epoch goes up: the node
+ * that had it before is fenced off.
  */
 export async function authorizePublish(streamKey: string, nodeId: string): Promise<PublishGrant> {
-  const stream = await db().query.streams.findFirst({ where: and(eq(streams.streamKey, streamKey), isNull(streams.deletedAt)) });
-  if (!stream) throw new PublishRefused("unknown stream key");
-  if (stream.suspended) throw new PublishRefused("stream is suspended");
-  const live = await db().query.sessions.findFirst({ where: and(eq(sessions.parentId, stream.id), eq(sessions.isActive, true)) });
-  if (live) throw new PublishRefused("stream is already live");
+  const { stream, session, resumed } = await db().transaction(async (tx) => {
+    const [stream] = await tx
+      .select()
+      .from(streams)
+      .where(and(eq(streams.streamKey, streamKey), isNull(streams.deletedAt)))
+      .for("update");
+    if (!stream) throw new PublishRefused("unknown stream key");
+    if (stream.suspended) throw new PublishRefused("stream is suspended");
+    const live = await tx.query.sessions.findFirst({ where: and(eq(sessions.parentId, stream.id), eq(sessions.isActive, true)) });
+    if (live) throw new PublishRefused("stream is already live");
 
-  const windowStart = Date.now() - config().RECORDING_RECONNECT_WINDOW_S * 1000;
-  const [resumable] = stream.record
-    ? await db()
-        .update(sessions)
-        .set({ isActive: true, endedAt: null, lastSeen: Date.now(), mediaNodeId: nodeId })
-        .where(
-          and(
-            eq(sessions.id, sql`(SELECT id FROM sessions WHERE parent_id = ${stream.id} ORDER BY created_at DESC LIMIT 1)`),
-            eq(sessions.record, true),
-            eq(sessions.recordingStatus, "waiting"),
-            gte(sessions.endedAt, windowStart),
-          ),
-        )
-        .returning()
-    : [];
-  const session = resumable ?? (await createSession(stream));
-  if (!resumable) await db().update(sessions).set({ mediaNodeId: nodeId }).where(eq(sessions.id, session.id));
-  await db().update(streams).set({ lastSeen: Date.now() }).where(eq(streams.id, stream.id));
-  if (session.record && !resumable) {
+    const now = Date.now();
+    const windowStart = now - config().RECORDING_RECONNECT_WINDOW_S * 1000;
+    const [resumable] = stream.record
+      ? await tx
+          .update(sessions)
+          .set({ isActive: true, endedAt: null, endReason: null, lastSeen: now, mediaNodeId: nodeId, epoch: sql`${sessions.epoch} + 1` })
+          .where(
+            and(
+              eq(sessions.id, sql`(SELECT id FROM sessions WHERE parent_id = ${stream.id} ORDER BY created_at DESC LIMIT 1)`),
+              eq(sessions.record, true),
+              eq(sessions.recordingStatus, "waiting"),
+              gte(sessions.endedAt, windowStart),
+            ),
+          )
+          .returning()
+      : [];
+    const session = resumable ?? (await createSession(stream, { mediaNodeId: nodeId, epoch: 1 }, tx));
+    await tx.update(streams).set({ lastSeen: now }).where(eq(streams.id, stream.id));
+    return { stream, session, resumed: Boolean(resumable) };
+  });
+  if (session.record && !resumed) {
     await notifyWebhooks(stream.userId, "recording.started", { stream: serializeStream(stream), payload: { session: serializeSession(session) } });
   }
   return {
     sessionId: session.id,
+    epoch: session.epoch,
     streamId: stream.id,
     playbackId: stream.playbackId,
     record: session.record,
-    resumed: Boolean(resumable),
+    resumed,
     profiles: session.profiles,
     targets: await liveTargets(stream),
   };
+}
+
+/** A report from a node that no longer runs the session (it was declared lost, or another node took over). */
+const fenced = (sessionId: string) => conflict(`session ${sessionId} is no longer run by this node`);
+
+/** The session, if this epoch of it is live: what a node may still report on. */
+async function currentSession(sessionId: string, epoch: number) {
+  const session = await db().query.sessions.findFirst({ where: and(eq(sessions.id, sessionId), eq(sessions.epoch, epoch), eq(sessions.isActive, true)) });
+  if (!session) throw fenced(sessionId);
+  return session;
 }
 
 async function loadSession(sessionId: string): Promise<{ session: SessionRow; stream: StreamRow }> {
@@ -89,17 +110,20 @@ async function loadSession(sessionId: string): Promise<{ session: SessionRow; st
   return { session, stream };
 }
 
-/** The session's HLS playlist works: the stream is active (stream.started). */
-/** What a media node reports of a session it runs. */
+/** What a media node reports of a session it runs, under its epoch. */
 export async function sessionEvent(event: SessionEvent): Promise<void> {
+  if (event.kind === "ended") return sessionEnded(event.sessionId, { epoch: event.epoch, reason: "publisher-left" });
+  await currentSession(event.sessionId, event.epoch);
   if (event.kind === "ready") await sessionReady(event.sessionId);
-  else if (event.kind === "ended") await sessionEnded(event.sessionId, event.recordingPath);
+  else if (event.kind === "recorded") await recordingSegmentStored(event);
   else await multistreamChanged(event.sessionId, event.targetId, event.state, event.error);
 }
 
-export async function sessionReady(sessionId: string) {
+/** The session's HLS playlist works: the stream is active (stream.started). */
+async function sessionReady(sessionId: string) {
   const now = Date.now();
-  const [session] = await db().update(sessions).set({ readyAt: now, lastSeen: now }).where(eq(sessions.id, sessionId)).returning();
+  // A reconnect (a later epoch) is ready again, but the session started only once.
+  const [session] = await db().update(sessions).set({ readyAt: sql`coalesce(${sessions.readyAt}, ${now})`, lastSeen: now }).where(eq(sessions.id, sessionId)).returning();
   if (!session) return;
   const [stream] = await db().update(streams).set({ isActive: true, lastSeen: now }).where(eq(streams.id, session.parentId)).returning();
   await notifyWebhooks(stream.userId, "stream.started", { stream: serializeStream(stream), payload: { session: serializeSession(session) } });
@@ -114,7 +138,12 @@ export async function heartbeat(beat: Heartbeat): Promise<HeartbeatReply> {
     sourceSegmentsDuration: sql`${sessions.sourceSegmentsDuration} + ${beat.sourceSegmentsDuration}`,
     transcodedSegmentsDuration: sql`${sessions.transcodedSegmentsDuration} + ${beat.transcodedSegmentsDuration}`,
   };
-  const [session] = await db().update(sessions).set(increments).where(eq(sessions.id, beat.sessionId)).returning();
+  const [session] = await db()
+    .update(sessions)
+    .set(increments)
+    .where(and(eq(sessions.id, beat.sessionId), eq(sessions.epoch, beat.epoch), eq(sessions.isActive, true)))
+    .returning();
+  // Ended meanwhile (declared lost) or taken over by another node: this node must let go.
   if (!session) return { stop: true, targets: [] };
   const [stream] = await db()
     .update(streams)
@@ -132,25 +161,37 @@ export async function heartbeat(beat: Heartbeat): Promise<HeartbeatReply> {
   return { stop, targets: stop ? [] : await liveTargets(stream) };
 }
 
+async function recordingSegmentStored(segment: Extract<SessionEvent, { kind: "recorded" }>) {
+  await db()
+    .insert(recordingSegments)
+    .values({ sessionId: segment.sessionId, epoch: segment.epoch, seq: segment.seq, file: segment.file, duration: segment.duration, size: segment.size, createdAt: Date.now() })
+    .onConflictDoNothing();
+}
+
+export type EndReason = "publisher-left" | "node-lost";
+
 /**
- * The broadcast ended (publisher gone, cut, or its transcoder failed for good):
- * the stream goes idle (stream.idle); a recorded session waits for a reconnect
- * and is then processed (recording.waiting, then the recording/ended job).
+ * The broadcast ended (publisher gone, cut, its transcoder failed for good, or its
+ * node lost): the stream goes idle (stream.idle); a session with recorded segments
+ * waits for a reconnect and is then processed (recording.waiting, then the
+ * recording/ended job). `epoch`: only if the session is still at it.
  */
-export async function sessionEnded(sessionId: string, recordingPath?: string) {
+export async function sessionEnded(sessionId: string, end: { epoch?: number; reason: EndReason }) {
   const now = Date.now();
-  const recordingUrl = recordingPath ? `${publicOrigin()}${recordingPath}` : undefined;
+  const [recorded] = await db().select({ n: count() }).from(recordingSegments).where(eq(recordingSegments.sessionId, sessionId));
+  const recordingUrl = recorded.n > 0 ? `${publicOrigin()}/recordings/${sessionId}/index.m3u8` : undefined;
   const [session] = await db()
     .update(sessions)
     .set({
       isActive: false,
       endedAt: now,
       lastSeen: now,
+      endReason: end.reason,
       ...(recordingUrl ? { recordingStatus: "waiting", recordingUrl } : {}),
     })
-    .where(and(eq(sessions.id, sessionId), eq(sessions.isActive, true)))
+    .where(and(eq(sessions.id, sessionId), eq(sessions.isActive, true), end.epoch === undefined ? undefined : eq(sessions.epoch, end.epoch)))
     .returning();
-  if (!session) return; // already ended
+  if (!session) return; // already ended, or no longer this node's
   const [stream] = await db()
     .update(streams)
     .set({ isActive: false, health: null, lastSeen: now })
@@ -178,12 +219,12 @@ export async function multistreamChanged(sessionId: string, targetId: string, st
   });
 }
 
-/** Sessions a media node left live when it stopped or died: ended now. */
+/** Sessions a media node left live when it died (its launcher saw it): ended now, not after NODE_LOST_AFTER_S. */
 export async function endSessionsOfNode(nodeId: string) {
   const live = await db()
     .select({ id: sessions.id })
     .from(sessions)
     .where(and(eq(sessions.mediaNodeId, nodeId), eq(sessions.isActive, true)))
     .orderBy(desc(sessions.createdAt));
-  for (const s of live) await sessionEnded(s.id);
+  for (const s of live) await sessionEnded(s.id, { reason: "node-lost" });
 }

@@ -1,24 +1,36 @@
-import { HeartbeatReply, PublishGrant, type Heartbeat, type SessionEvent } from "@/lib/live/schema";
+import { Readable } from "node:stream";
+import { HeartbeatReply, NodeBeatReply, PublishGrant, type Heartbeat, type NodeBeat, type SessionEvent } from "@/lib/live/schema";
+import type { MediaStore } from "./media-store";
+
+/** The app no longer counts this node as the session's: it must stop writing and let the publisher go. */
+export class Fenced extends Error {}
 
 /**
  * How a media node talks to the app: the internal media API, authenticated
  * with the deployment's MEDIA_SECRET. A media node on another machine only
- * needs APP_URL and MEDIA_SECRET.
+ * needs APP_URL and MEDIA_SECRET (and S3_* to write to the bucket itself;
+ * without them its media goes through the app: this is also a MediaStore).
  */
-export class AppClient {
+export class AppClient implements MediaStore {
   constructor(
     private readonly appUrl: string,
     private readonly secret: string,
   ) {}
 
-  private async post(path: string, body: unknown): Promise<Response> {
+  private request(method: string, path: string, init: { json?: unknown; body?: Readable } = {}): Promise<Response> {
     return fetch(`${this.appUrl}/api/internal/media/${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-media-secret": this.secret },
-      body: JSON.stringify(body),
+      method,
+      headers: {
+        "x-media-secret": this.secret,
+        ...(init.json !== undefined ? { "content-type": "application/json" } : { "content-type": "application/octet-stream" }),
+      },
+      body: init.json !== undefined ? JSON.stringify(init.json) : init.body ? (Readable.toWeb(init.body) as ReadableStream) : undefined,
       signal: AbortSignal.timeout(10_000),
-    });
+      ...(init.body ? { duplex: "half" } : {}),
+    } as RequestInit);
   }
+
+  private post = (path: string, body: unknown) => this.request("POST", path, { json: body });
 
   /** The grant, or the reason the app refuses this publish. */
   async publish(streamKey: string, nodeId: string): Promise<PublishGrant | { refused: string }> {
@@ -37,6 +49,26 @@ export class AppClient {
 
   async event(event: SessionEvent): Promise<void> {
     const res = await this.post("event", event);
+    if (res.status === 409) throw new Fenced(`session ${event.sessionId} (epoch ${event.epoch}) is no longer this node's`);
     if (!res.ok) throw new Error(`event ${event.kind} failed: ${res.status} ${await res.text()}`);
+  }
+
+  async nodeBeat(beat: NodeBeat): Promise<NodeBeatReply> {
+    const res = await this.post("node", beat);
+    if (!res.ok) throw new Error(`node heartbeat failed: ${res.status}`);
+    return NodeBeatReply.parse(await res.json());
+  }
+
+  async write(key: string, body: Readable): Promise<number> {
+    let size = 0;
+    body.on("data", (chunk: Buffer) => (size += chunk.length));
+    const res = await this.request("PUT", `object?key=${encodeURIComponent(key)}`, { body });
+    if (!res.ok) throw new Error(`storing ${key} through the app failed: ${res.status} ${await res.text()}`);
+    return size;
+  }
+
+  async removePrefix(prefix: string): Promise<void> {
+    const res = await this.request("DELETE", `object?prefix=${encodeURIComponent(prefix)}`);
+    if (!res.ok) throw new Error(`removing ${prefix} through the app failed: ${res.status}`);
   }
 }

@@ -1,10 +1,14 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { liveKey, recordingKey } from "@/lib/live/keys";
 import type { IngestHealth, LiveTarget, PublishGrant } from "@/lib/live/schema";
-import type { AppClient } from "./app-client";
+import { Fenced, type AppClient } from "./app-client";
 import type { Feed } from "./feed";
 import { runFfmpeg, type FfmpegProcess } from "./ffmpeg";
 import { codecString, masterPlaylist, readMediaPlaylist, type Variant } from "./hls";
+import type { MediaStore } from "./media-store";
+import { HlsShipper } from "./shipper";
 import { ladderArgs, pushArgs, READER_DRAIN_MS, recorderArgs, variantDir } from "./ladder";
 import { frameRate, probe } from "./probe";
 import { redactTargetSecrets, routeToTarget, type TargetRoute } from "@/lib/targets/connect";
@@ -24,32 +28,47 @@ export interface BroadcastContext {
   app: AppClient;
   /** The broadcast for this node's readers (transcoder, recorder, pushes). */
   feed: Feed;
-  mediaDir: string;
+  /** This node's scratch folder: ffmpeg writes here, shippers move it to the store. */
+  scratchDir: string;
+  store: MediaStore;
   segmentS: number;
+  /** What happens on this node, for its metrics. */
+  observe?: BroadcastObserver;
+}
+
+export interface BroadcastObserver {
+  ffmpegRestarted(role: "transcoder" | "recorder" | "push"): void;
+  segmentStored(kind: "live" | "recording", seconds: number): void;
 }
 
 const HEARTBEAT_MS = 1000;
-const WATCH_MS = 200;
 /** A publisher that sends nothing this long is cut (a network black-hole raises no socket event). */
 const STALL_MS = 4000;
+/** Players may still fetch the last segments of a finished broadcast for a moment. */
+const LIVE_LINGER_MS = 30_000;
 
 /**
- * One live session on this node: the transcoder (HLS ladder), the recorder,
- * one push per multistream target, the playlist watcher (readiness, counters)
- * and the heartbeat to the app. end() stops them all and reports once.
+ * One live session on this node, for one epoch of it: the transcoder (HLS
+ * ladder) and the recorder write to scratch, shippers store every segment and
+ * playlist as it is written (live/<session>/<epoch>/, recordings/<session>/<epoch>/),
+ * plus one push per multistream target and the heartbeat to the app. end()
+ * stops them all and reports once. When the app says the session is no longer
+ * this node's (fenced), it cuts the publisher and writes nothing more.
  */
 export class Broadcast {
-  readonly liveDir: string;
-  readonly recordingDir: string;
+  private readonly dir: string;
+  private readonly liveDir: string;
+  private readonly recordingDir: string;
   private transcoder?: FfmpegProcess;
   private recorder?: FfmpegProcess;
+  private variants: HlsShipper[] = [];
+  private recording?: HlsShipper;
   private readonly pushes = new Map<string, Push>();
   private timers: NodeJS.Timeout[] = [];
   private ending = false;
+  private fenced = false;
   private ready = false;
-  private watching = false;
   private transcoderRestarts = 0;
-  private readonly seen = new Map<number, Set<string>>();
   private pending = { sourceSegments: 0, transcodedSegments: 0, sourceSegmentsDuration: 0, transcodedSegmentsDuration: 0 };
   private lastBytes = 0;
   private lastProgressAt = Date.now();
@@ -60,20 +79,51 @@ export class Broadcast {
     private readonly publisher: Publisher,
     private readonly ctx: BroadcastContext,
   ) {
-    this.liveDir = path.join(ctx.mediaDir, "live", grant.sessionId);
-    this.recordingDir = path.join(ctx.mediaDir, "recordings", grant.sessionId);
+    this.dir = path.join(ctx.scratchDir, `${grant.sessionId}-${grant.epoch}`);
+    this.liveDir = path.join(this.dir, "live");
+    this.recordingDir = path.join(this.dir, "recording");
+  }
+
+  private get session() {
+    return { sessionId: this.grant.sessionId, epoch: this.grant.epoch };
   }
 
   async start() {
-    await fs.rm(this.liveDir, { recursive: true, force: true });
-    for (let i = 0; i <= this.grant.profiles.length; i++) await fs.mkdir(path.join(this.liveDir, variantDir(i)), { recursive: true });
+    await fs.rm(this.dir, { recursive: true, force: true });
+    const { sessionId, epoch } = this.grant;
+    for (let i = 0; i <= this.grant.profiles.length; i++) {
+      const dir = path.join(this.liveDir, variantDir(i));
+      await fs.mkdir(dir, { recursive: true });
+      const shipper = new HlsShipper(dir, {
+        store: this.ctx.store,
+        playlist: "index.m3u8",
+        keyOf: (name) => liveKey(sessionId, epoch, `${variantDir(i)}/${name}`),
+        shipPlaylist: true,
+        removeShipped: false,
+        onSegment: (s) => this.counted(i, s.duration),
+        onPlaylist: () => !this.ready && this.variants.every((v) => v.live) && void this.becomeReady(),
+        onWrite: (seconds) => this.ctx.observe?.segmentStored("live", seconds),
+      });
+      this.variants.push(shipper);
+      shipper.start();
+    }
     this.startTranscoder(true);
     if (this.grant.record) {
       await fs.mkdir(this.recordingDir, { recursive: true });
+      this.recording = new HlsShipper(this.recordingDir, {
+        store: this.ctx.store,
+        playlist: "live.m3u8",
+        keyOf: (name) => recordingKey(sessionId, epoch, name),
+        shipPlaylist: false,
+        removeShipped: true,
+        // The app lists the segment in the recording only now that it is stored.
+        onSegment: (s) => this.ctx.app.event({ kind: "recorded", ...this.session, seq: s.seq, file: s.uri, duration: s.duration, size: s.size }),
+        onWrite: (seconds) => this.ctx.observe?.segmentStored("recording", seconds),
+      });
+      this.recording.start();
       this.startRecorder(true);
     }
     this.syncTargets(this.grant.targets);
-    this.timers.push(setInterval(() => void this.watch(), WATCH_MS));
     this.timers.push(setInterval(() => void this.beat(), HEARTBEAT_MS));
   }
 
@@ -95,6 +145,7 @@ export class Broadcast {
     const proc = this.transcoder;
     void proc.exited.then((code) => {
       if (this.ending || proc !== this.transcoder) return;
+      this.ctx.observe?.ffmpegRestarted("transcoder");
       // A crashed transcoder restarts (a few times); the broadcast itself carries on.
       if (this.transcoderRestarts++ < 3) {
         console.error(`[media] transcoder of ${this.grant.sessionId} exited (${code}), restarting:\n${proc.stderrTail()}`);
@@ -106,72 +157,48 @@ export class Broadcast {
     });
   }
 
-  /** The recorder appends to the session's recording, so a restart (or a reconnect) continues it. */
+  /** The recorder appends to this epoch's recording, so a restart continues its numbering. */
   private startRecorder(fromStart: boolean) {
     const proc = runFfmpeg(recorderArgs(this.ctx.feed.input(fromStart), this.recordingDir, this.ctx.segmentS));
     this.recorder = proc;
     void proc.exited.then((code) => {
       if (this.ending || proc !== this.recorder) return;
+      this.ctx.observe?.ffmpegRestarted("recorder");
       console.error(`[media] recorder of ${this.grant.sessionId} exited (${code}), restarting:\n${proc.stderrTail()}`);
       setTimeout(() => !this.ending && this.startRecorder(false), 500);
     });
   }
 
-  /** New segments become counters; the first segment of every rendition makes the stream ready. */
-  private async watch() {
-    if (this.ending || this.watching) return;
-    this.watching = true;
-    try {
-      const complete = await this.countSegments();
-      if (complete && !this.ready) await this.becomeReady();
-    } finally {
-      this.watching = false;
+  /** A stored live segment: counted, and once every rendition has one in the store, the stream is ready. */
+  private counted(variant: number, duration: number) {
+    if (variant === 0) {
+      this.pending.sourceSegments++;
+      this.pending.sourceSegmentsDuration += duration;
+    } else {
+      this.pending.transcodedSegments++;
+      this.pending.transcodedSegmentsDuration += duration;
     }
-  }
-
-  /** Adds the segments written since the last look to the counters; whether every rendition has one. */
-  private async countSegments(): Promise<boolean> {
-    const variants = this.grant.profiles.length + 1;
-    let complete = true;
-    for (let i = 0; i < variants; i++) {
-      const segments = await readMediaPlaylist(path.join(this.liveDir, variantDir(i), "index.m3u8"));
-      if (!segments.length) complete = false;
-      const seen = this.seen.get(i) ?? new Set<string>();
-      this.seen.set(i, seen);
-      for (const s of segments) {
-        if (seen.has(s.uri)) continue;
-        seen.add(s.uri);
-        if (i === 0) {
-          this.pending.sourceSegments++;
-          this.pending.sourceSegmentsDuration += s.duration;
-        } else {
-          this.pending.transcodedSegments++;
-          this.pending.transcodedSegmentsDuration += s.duration;
-        }
-      }
-    }
-    return complete;
   }
 
   private async becomeReady() {
     this.ready = true;
     try {
       await this.writeMaster();
-      await this.ctx.app.event({ kind: "ready", sessionId: this.grant.sessionId });
+      await this.ctx.app.event({ kind: "ready", ...this.session });
       // The transcoder and the recorder have the beginning; later readers start at the live edge.
       this.ctx.feed.release();
     } catch (err) {
       this.ready = false;
+      if (err instanceof Fenced) return this.letGo(err);
       console.error(`[media] ${this.grant.sessionId} not ready yet:`, err);
     }
   }
 
   private async writeMaster() {
     const variants: Variant[] = await Promise.all(
-      Array.from({ length: this.grant.profiles.length + 1 }, async (_, i) => {
-        const dir = path.join(this.liveDir, variantDir(i));
-        const [first] = await readMediaPlaylist(path.join(dir, "index.m3u8"));
-        const file = path.join(dir, first.uri);
+      this.variants.map(async (shipper, i) => {
+        const [first] = await readMediaPlaylist(path.join(shipper.dir, "index.m3u8"));
+        const file = path.join(shipper.dir, first.uri);
         const [info, stat] = await Promise.all([probe(file), fs.stat(file)]);
         const video = info.streams.find((s) => s.codec_type === "video");
         const audio = info.streams.find((s) => s.codec_type === "audio");
@@ -188,13 +215,15 @@ export class Broadcast {
         };
       }),
     );
-    const tmp = path.join(this.liveDir, "index.m3u8.tmp");
-    await fs.writeFile(tmp, masterPlaylist(variants));
-    await fs.rename(tmp, path.join(this.liveDir, "index.m3u8"));
+    await this.ctx.store.write(liveKey(this.grant.sessionId, this.grant.epoch, "index.m3u8"), Readable.from([Buffer.from(masterPlaylist(variants))]));
   }
 
   private async beat() {
     if (this.ending) return;
+    const failure = [this.recording, ...this.variants].map((s) => s?.takeFailure()).find(Boolean);
+    if (failure instanceof Fenced) return this.letGo(failure);
+    if (failure) console.error(`[media] storing ${this.grant.sessionId}'s media failed (retrying):`, (failure as Error).message);
+
     const now = Date.now();
     const bytes = this.publisher.inBytes();
     const { fps, keyframeIntervalS } = this.publisher.videoStats();
@@ -214,7 +243,7 @@ export class Broadcast {
     const increments = this.pending;
     this.pending = { sourceSegments: 0, transcodedSegments: 0, sourceSegmentsDuration: 0, transcodedSegmentsDuration: 0 };
     try {
-      const reply = await this.ctx.app.heartbeat({ sessionId: this.grant.sessionId, ...increments, health: this.health });
+      const reply = await this.ctx.app.heartbeat({ ...this.session, ...increments, health: this.health });
       if (reply.stop) this.publisher.cut();
       else this.syncTargets(reply.targets);
     } catch (err) {
@@ -222,6 +251,14 @@ export class Broadcast {
       for (const k of Object.keys(increments) as (keyof typeof increments)[]) this.pending[k] += increments[k];
       console.error(`[media] heartbeat of ${this.grant.sessionId} failed:`, (err as Error).message);
     }
+  }
+
+  /** The session is another node's now, or nobody's: stop at once, write and report nothing more. */
+  letGo(reason: Error) {
+    if (this.fenced) return;
+    this.fenced = true;
+    console.error(`[media] ${reason.message}: letting the publisher go`);
+    this.publisher.cut();
   }
 
   /** Starts pushes for new targets, stops removed or changed ones; the others carry on. */
@@ -252,7 +289,7 @@ export class Broadcast {
     return this.ending;
   }
 
-  /** The publisher is gone: stop everything, finish the recording's playlist, tell the app once. */
+  /** The publisher is gone: stop everything, store the last segments, tell the app once. */
   async end() {
     if (this.ending) return;
     this.ending = true;
@@ -262,27 +299,20 @@ export class Broadcast {
     const drained = (proc?: FfmpegProcess) =>
       proc && Promise.race([proc.exited, new Promise((r) => setTimeout(r, READER_DRAIN_MS))]).then(() => proc.stop());
     await Promise.all([drained(this.transcoder), drained(this.recorder), ...[...this.pushes.values()].map((p) => p.stop())]);
-    // The last segments, written as the transcoder finished, belong to the session's duration too.
-    await this.countSegments();
-    const recordingPath = this.grant.record ? await this.finishRecordingPlaylist() : undefined;
-    const { sourceSegments, transcodedSegments } = this.pending;
-    if (sourceSegments || transcodedSegments) {
-      await this.ctx.app.heartbeat({ sessionId: this.grant.sessionId, ...this.pending }).catch(() => undefined);
+    if (!this.fenced) {
+      // The last segments, written as the transcoder and recorder finished, belong to the session too.
+      const finished = await Promise.allSettled([this.recording, ...this.variants].map((s) => s?.finish()));
+      for (const r of finished) if (r.status === "rejected") console.error(`[media] storing the end of ${this.grant.sessionId} failed:`, r.reason?.message);
+      const { sourceSegments, transcodedSegments } = this.pending;
+      if (sourceSegments || transcodedSegments) await this.ctx.app.heartbeat({ ...this.session, ...this.pending }).catch(() => undefined);
+      await this.ctx.app
+        .event({ kind: "ended", ...this.session })
+        .catch((err) => console.error(`[media] reporting the end of ${this.grant.sessionId} failed:`, err.message));
     }
-    await this.ctx.app
-      .event({ kind: "ended", sessionId: this.grant.sessionId, ...(recordingPath ? { recordingPath } : {}) })
-      .catch((err) => console.error(`[media] reporting the end of ${this.grant.sessionId} failed:`, err.message));
-    // Players may still fetch the last segments for a moment.
-    setTimeout(() => void fs.rm(this.liveDir, { recursive: true, force: true }), 30_000).unref();
-  }
-
-  /** index.m3u8 = the recorder's event playlist, closed: playable as VOD the moment the broadcast ends. */
-  private async finishRecordingPlaylist(): Promise<string | undefined> {
-    const working = await fs.readFile(path.join(this.recordingDir, "live.m3u8"), "utf8").catch(() => "");
-    if (!working.includes("#EXTINF")) return undefined;
-    const closed = working.replace("#EXT-X-PLAYLIST-TYPE:EVENT", "#EXT-X-PLAYLIST-TYPE:VOD").trimEnd() + "\n#EXT-X-ENDLIST\n";
-    await fs.writeFile(path.join(this.recordingDir, "index.m3u8"), closed);
-    return `/recordings/${this.grant.sessionId}/index.m3u8`;
+    [this.recording, ...this.variants].forEach((s) => s?.stop());
+    await fs.rm(this.dir, { recursive: true, force: true });
+    const live = liveKey(this.grant.sessionId, this.grant.epoch);
+    setTimeout(() => void this.ctx.store.removePrefix(live).catch(() => undefined), this.fenced ? 0 : LIVE_LINGER_MS).unref();
   }
 }
 
@@ -309,7 +339,7 @@ class Push {
 
   private report(state: "connected" | "error" | "disconnected", error?: string) {
     void this.ctx.app
-      .event({ kind: "multistream", sessionId: this.broadcast.grant.sessionId, targetId: this.target.id, state, ...(error ? { error } : {}) })
+      .event({ kind: "multistream", sessionId: this.broadcast.grant.sessionId, epoch: this.broadcast.grant.epoch, targetId: this.target.id, state, ...(error ? { error } : {}) })
       .catch((err) => console.error("[media] multistream event failed:", err.message));
   }
 
@@ -352,6 +382,7 @@ class Push {
 
   private failed(message: string) {
     if (this.over) return;
+    this.ctx.observe?.ffmpegRestarted("push");
     if (this.connected) this.report("disconnected");
     this.connected = false;
     this.report("error", redactTargetSecrets(message, this.target.url));

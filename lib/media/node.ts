@@ -6,8 +6,10 @@ import NodeMediaServer, { type NmsSession } from "node-media-server";
 import Context from "node-media-server/src/core/context.js";
 import logger from "node-media-server/src/core/logger.js";
 import { newId } from "@/lib/ids";
+import { NODE_HEARTBEAT_MS } from "@/lib/live/schema";
 import { AppClient } from "./app-client";
-import { Broadcast, type Publisher } from "./broadcast";
+import { Broadcast, type BroadcastObserver, type Publisher } from "./broadcast";
+import type { MediaStore } from "./media-store";
 import { Feed, FeedDir } from "./feed";
 import { VideoMeter } from "./video-meter";
 
@@ -21,8 +23,14 @@ export interface MediaNodeOptions {
   secret: string;
   rtmpHost: string;
   rtmpPort: number;
+  /** Scratch only: what ffmpeg writes before it is stored, under DATA_DIR/media. */
   dataDir: string;
   segmentS: number;
+  /** Where live HLS and recordings go; the app's internal API when unset. */
+  store?: MediaStore;
+  /** The host[:port] encoders reach this node at (MEDIA_PUBLIC_HOST). */
+  publicHost?: string;
+  observe?: BroadcastObserver;
 }
 
 const AVC = 7;
@@ -33,10 +41,8 @@ const HEADERS_WAIT_MS = 2000;
 export async function startMediaNode(opts: MediaNodeOptions) {
   const nodeId = `${os.hostname()}/${process.pid}/${newId().slice(0, 8)}`;
   const app = new AppClient(opts.appUrl, opts.secret);
-  const mediaDir = path.join(opts.dataDir, "media");
-  await fs.mkdir(mediaDir, { recursive: true });
-  // Earlier versions let NMS keep its publish history here; it lists stream keys.
-  await fs.rm(path.join(mediaDir, "nms"), { recursive: true, force: true });
+  const store = opts.store ?? app;
+  const scratchDir = await scratchFolder(path.join(opts.dataDir, "media"));
   const feeds = await FeedDir.create();
   const broadcasts = new Map<string, Broadcast>();
 
@@ -76,7 +82,7 @@ export async function startMediaNode(opts: MediaNodeOptions) {
     if ("refused" in grant) return cut();
     if (session.socket.destroyed) {
       feed.close();
-      await app.event({ kind: "ended", sessionId: grant.sessionId }).catch(() => undefined);
+      await app.event({ kind: "ended", sessionId: grant.sessionId, epoch: grant.epoch }).catch(() => undefined);
       return;
     }
 
@@ -101,7 +107,7 @@ export async function startMediaNode(opts: MediaNodeOptions) {
       videoStats: () => ({ fps: video.fps, keyframeIntervalS: video.keyframeIntervalS }),
       cut,
     };
-    const live = new Broadcast(grant, publisher, { app, feed, mediaDir, segmentS: opts.segmentS });
+    const live = new Broadcast(grant, publisher, { app, feed, scratchDir, store, segmentS: opts.segmentS, observe: opts.observe });
     broadcasts.set(session.id, live);
     session.socket.once("close", () => {
       broadcasts.delete(session.id);
@@ -115,12 +121,75 @@ export async function startMediaNode(opts: MediaNodeOptions) {
   // ready (and said so) only once encoders can connect
   await once(nms.rtmpServer.tcpServer, "listening");
   console.log(`media node ${nodeId}: RTMP on ${opts.rtmpHost}:${opts.rtmpPort}`);
+
+  const startedAt = Date.now();
+  const cores = os.availableParallelism();
+  const ingestUrl = opts.publicHost && `rtmp://${opts.publicHost.includes(":") ? opts.publicHost : `${opts.publicHost}:${opts.rtmpPort}`}/live`;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let registered = false;
+  let leaving = false;
+  /** Registers, then heartbeats; told it was declared lost meanwhile, it lets every broadcast go. */
+  const state = () => ({
+    nodeId,
+    ...(ingestUrl ? { ingestUrl } : {}),
+    rtmpPort: opts.rtmpPort,
+    cores,
+    cpuLoad: os.loadavg()[0] / cores,
+    liveSessions: broadcasts.size,
+    startedAt,
+  });
+  const beat = async () => {
+    if (leaving) return;
+    try {
+      const reply = await app.nodeBeat(state());
+      registered = true;
+      if (reply.lost) for (const b of broadcasts.values()) b.letGo(new Error(`node ${nodeId} was declared lost`));
+    } catch (err) {
+      if (registered) console.error(`[media] node heartbeat failed:`, (err as Error).message);
+    }
+    // Until the app first answers (it may still be starting), ask again soon.
+    if (!leaving) heartbeat = setTimeout(beat, registered ? NODE_HEARTBEAT_MS : 250);
+  };
+  void beat();
+
   return {
     nodeId,
     async stop() {
+      leaving = true;
+      clearTimeout(heartbeat);
       await Promise.all([...broadcasts.values()].map((b) => b.end()));
+      await app.nodeBeat({ ...state(), leaving: true }).catch(() => undefined);
       await nms.stop();
       await feeds.remove();
+      await fs.rm(scratchDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * This process's scratch folder under DATA_DIR/media, with its pid: folders of
+ * processes that died (kill -9) are removed here, while other nodes sharing the
+ * folder (on one machine) keep theirs.
+ */
+async function scratchFolder(parent: string): Promise<string> {
+  await fs.mkdir(parent, { recursive: true });
+  for (const name of await fs.readdir(parent)) {
+    const pid = Number(/^node-(\d+)$/.exec(name)?.[1]);
+    if (pid && !processAlive(pid)) await fs.rm(path.join(parent, name), { recursive: true, force: true });
+  }
+  // Earlier versions let NMS keep its publish history here; it lists stream keys.
+  await fs.rm(path.join(parent, "nms"), { recursive: true, force: true });
+  const dir = path.join(parent, `node-${process.pid}`);
+  await fs.rm(dir, { recursive: true, force: true });
+  await fs.mkdir(dir);
+  return dir;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

@@ -1,5 +1,5 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
-import { db } from "@/db/client";
+import { db, type Database } from "@/db/client";
 import { sessions, streams } from "@/db/schema";
 import { compact } from "@/lib/compact";
 import { notFound } from "@/lib/errors";
@@ -53,10 +53,14 @@ export function sessionAsChildStream(row: SessionRow): Stream {
   });
 }
 
-/** Starts a session of a stream; it inherits the stream's record flag and profiles. */
-export async function createSession(stream: StreamRow): Promise<SessionRow> {
+/** Starts a session of a stream (in a transaction when given); it inherits the stream's record flag and profiles. */
+export async function createSession(
+  stream: StreamRow,
+  node: { mediaNodeId?: string; epoch?: number } = {},
+  tx: Pick<Database, "insert"> = db(),
+): Promise<SessionRow> {
   const now = Date.now();
-  const [row] = await db()
+  const [row] = await tx
     .insert(sessions)
     .values({
       id: newId(),
@@ -68,6 +72,7 @@ export async function createSession(stream: StreamRow): Promise<SessionRow> {
       isActive: true,
       lastSeen: now,
       createdAt: now,
+      ...node,
     })
     .returning();
   return row;

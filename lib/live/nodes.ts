@@ -1,0 +1,97 @@
+import { and, asc, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { db } from "@/db/client";
+import { mediaNodes, sessions } from "@/db/schema";
+import { config } from "@/lib/config";
+import type { MediaNode, NodeBeat, NodeBeatReply } from "./schema";
+import { sessionEnded } from "./service";
+
+/**
+ * The media node registry, in PostgreSQL: nodes register and heartbeat over the
+ * internal API; any app instance may declare one lost, and ends the sessions
+ * nobody heard of for NODE_LOST_AFTER_S. Ending is a conditional update, so when
+ * several instances sweep at once each session still ends (and is announced) once.
+ */
+export type MediaNodeRow = typeof mediaNodes.$inferSelect;
+
+export async function nodeBeat(beat: NodeBeat): Promise<NodeBeatReply> {
+  if (beat.leaving) {
+    await db().delete(mediaNodes).where(eq(mediaNodes.id, beat.nodeId));
+    return { lost: false };
+  }
+  const now = Date.now();
+  const values = {
+    ingestUrl: beat.ingestUrl ?? null,
+    rtmpPort: beat.rtmpPort,
+    cores: beat.cores,
+    cpuLoad: beat.cpuLoad,
+    liveSessions: beat.liveSessions,
+    startedAt: beat.startedAt,
+    lastHeartbeatAt: now,
+    lostAt: null,
+  };
+  // The previous lost_at comes back from the row as it was before this update.
+  const [row] = await db().execute<{ was_lost: boolean }>(sql`
+    WITH before AS (SELECT lost_at FROM media_nodes WHERE id = ${beat.nodeId})
+    INSERT INTO media_nodes (id, ingest_url, rtmp_port, cores, cpu_load, live_sessions, started_at, last_heartbeat_at, lost_at)
+    VALUES (${beat.nodeId}, ${values.ingestUrl}, ${values.rtmpPort}, ${values.cores}, ${values.cpuLoad}, ${values.liveSessions}, ${values.startedAt}, ${now}, NULL)
+    ON CONFLICT (id) DO UPDATE SET ingest_url = excluded.ingest_url, rtmp_port = excluded.rtmp_port, cores = excluded.cores,
+      cpu_load = excluded.cpu_load, live_sessions = excluded.live_sessions, started_at = excluded.started_at,
+      last_heartbeat_at = excluded.last_heartbeat_at, lost_at = NULL
+    RETURNING (SELECT lost_at IS NOT NULL FROM before) AS was_lost`);
+  return { lost: Boolean(row?.was_lost) };
+}
+
+const lostAfterMs = () => config().NODE_LOST_AFTER_S * 1000;
+
+/** Nodes that heartbeat, least loaded first (CPU, then sessions per core). */
+export async function healthyNodes(): Promise<MediaNodeRow[]> {
+  return db()
+    .select()
+    .from(mediaNodes)
+    .where(and(isNull(mediaNodes.lostAt), sql`${mediaNodes.lastHeartbeatAt} >= ${Date.now() - lostAfterMs()}`))
+    .orderBy(asc(mediaNodes.cpuLoad), asc(sql`${mediaNodes.liveSessions}::float / ${mediaNodes.cores}`), asc(mediaNodes.id));
+}
+
+/** Every node seen, healthy ones first (for the CLI and the dashboard's nodes page). */
+export async function listNodes(): Promise<MediaNode[]> {
+  const cutoff = Date.now() - lostAfterMs();
+  const rows = await db().select().from(mediaNodes).orderBy(desc(mediaNodes.lastHeartbeatAt));
+  return rows
+    .map((n) => ({ ...n, state: (n.lostAt === null && n.lastHeartbeatAt >= cutoff ? "healthy" : "lost") as MediaNode["state"] }))
+    .sort((a, b) => (a.state === b.state ? 0 : a.state === "healthy" ? -1 : 1));
+}
+
+/**
+ * Declares lost the nodes silent for NODE_LOST_AFTER_S and ends every live session
+ * whose node has not reported it for as long (the session heartbeats every second):
+ * stream.idle and recording.waiting go out, and the stream may publish again, on any node.
+ */
+export async function sweepLostNodes(now = Date.now()): Promise<string[]> {
+  const cutoff = now - lostAfterMs();
+  const lost = await db()
+    .update(mediaNodes)
+    .set({ lostAt: now })
+    .where(and(isNull(mediaNodes.lostAt), lt(mediaNodes.lastHeartbeatAt, cutoff)))
+    .returning({ id: mediaNodes.id });
+  if (lost.length) console.error(`[nodes] lost: ${lost.map((n) => n.id).join(", ")}`);
+  const stale = await db()
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.isActive, true), lt(sessions.lastSeen, cutoff)));
+  for (const s of stale) await sessionEnded(s.id, { reason: "node-lost" });
+  return stale.map((s) => s.id);
+}
+
+/** Runs the sweep every second or two on an app instance; returns its stop function. */
+export function startNodeWatch(): () => void {
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    await sweepLostNodes()
+      .catch((err) => console.error("[nodes] sweep failed:", err.message))
+      .finally(() => (running = false));
+  }, Math.min(2000, lostAfterMs() / 4));
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,199 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { operations } from "@/lib/api/operations";
+import { newAccount, type Api } from "./support/client";
+import { startCluster, type Cluster } from "./support/cluster";
+import { decodes, ffprobe, publish, rtmpUrl, until, type Running } from "./support/media";
+import { startReceiver } from "./support/receiver";
+
+/**
+ * Castline on many machines, as compose.yaml lays it out: two app instances and two
+ * media nodes on one PostgreSQL and one bucket (s3rver), no directory shared.
+ */
+const NODE_LOST_AFTER_S = 4;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "castline-cluster-test-"));
+let cluster: Cluster;
+
+before(async () => {
+  cluster = await startCluster({
+    apps: 2,
+    nodes: 2,
+    env: { NODE_LOST_AFTER_S: String(NODE_LOST_AFTER_S), RECORDING_RECONNECT_WINDOW_S: "6", CHECK_RESPONSES: "true" },
+  });
+});
+
+after(async () => {
+  await cluster?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const at = (api: Api, base: string) => Object.assign(Object.create(Object.getPrototypeOf(api)), api, { base }) as Api;
+
+async function get(url: string) {
+  const res = await fetch(url);
+  assert.equal(res.status, 200, url);
+  return res;
+}
+
+/** What a player does: playback info, master, a media playlist, its newest segment, decoded. */
+async function plays(api: Api, playbackId: string, name: string) {
+  const info = await api.call(operations.getPlaybackInfo, { params: { playbackId } });
+  assert.equal(info.status, 200);
+  const masterUrl = info.body.meta.source![0].url;
+  assert.ok(masterUrl.startsWith(api.base), `${masterUrl} is served by the instance asked`);
+  const master = await (await get(masterUrl)).text();
+  const variant = master.split("\n").find((l) => l && !l.startsWith("#"))!;
+  const mediaUrl = new URL(variant, masterUrl).toString();
+  const media = await (await get(mediaUrl)).text();
+  const segment = media.split("\n").filter((l) => l && !l.startsWith("#")).at(-1)!;
+  const bytes = Buffer.from(await (await get(new URL(segment, mediaUrl).toString())).arrayBuffer());
+  const file = path.join(tmp, `${name}.ts`);
+  fs.writeFileSync(file, bytes);
+  await decodes(file);
+}
+
+const live = (api: Api, id: string) => until(`stream ${id} live`, async () => (await api.get(`stream/${id}`)).body.isActive === true, 40_000);
+const idle = (api: Api, id: string, ms = 20_000) => until(`stream ${id} idle`, async () => (await api.get(`stream/${id}`)).body.isActive === false, ms);
+
+describe("Castline on many machines", { concurrency: false }, () => {
+  test("both nodes register, heartbeat and are listed for encoders, through either instance", async () => {
+    const [a1, a2] = cluster.apps;
+    const api = await newAccount(a1.url);
+    for (const base of [a1.url, a2.url]) {
+      const ingests = await until("both nodes listed", async () => {
+        const res = await at(api, base).call(operations.listIngests);
+        return res.body.length === 2 ? res.body : undefined;
+      });
+      assert.deepEqual(ingests.map((i) => i.ingest).sort(), cluster.nodes.map((n) => `rtmp://127.0.0.1:${n.rtmpPort}/live`).sort());
+      const nodes = (await at(api, base).call(operations.listMediaNodes)).body;
+      assert.deepEqual(nodes.map((n) => n.state), ["healthy", "healthy"]);
+    }
+  });
+
+  test("a stream on each node at once plays through both app instances, from the bucket", async () => {
+    const api = await newAccount(cluster.apps[0].url);
+    const streams = [];
+    const broadcasters: Running[] = [];
+    try {
+      for (const [i, node] of cluster.nodes.entries()) {
+        const stream = (await api.post("stream", { name: `on node ${i + 1}`, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] })).body;
+        streams.push(stream);
+        broadcasters.push(publish(rtmpUrl(stream.streamKey, node.rtmpPort)));
+      }
+      for (const stream of streams) await live(api, stream.id);
+      for (const stream of streams) {
+        for (const [j, app] of cluster.apps.entries()) await plays(at(api, app.url), stream.playbackId, `${stream.id}-via-${j}`);
+      }
+      // The same stream published to the other node at the same time is refused there.
+      const second = publish(rtmpUrl(streams[0].streamKey, cluster.nodes[1].rtmpPort));
+      const code = await Promise.race([second.exited, new Promise((r) => setTimeout(() => r("still running"), 10_000))]);
+      await second.stop();
+      assert.notEqual(code, "still running", "a second publish of a live stream is refused on the other node");
+      assert.equal((await api.get(`stream/${streams[0].id}/sessions`)).body.length, 1);
+    } finally {
+      await Promise.all(broadcasters.map((b) => b.stop()));
+    }
+    for (const stream of streams) await idle(api, stream.id);
+    // No media went through an app instance's disk, nor stays on a node's.
+    for (const dir of cluster.appDataDirs) assert.ok(!fs.existsSync(path.join(dir, "objects", "live")), `${dir} holds no live media`);
+  });
+
+  test("kill -9 of a node mid-broadcast: the session ends once, continues on the other node, and its recording holds both parts", async () => {
+    const [a1, a2] = cluster.apps;
+    const [n1, n2] = cluster.nodes;
+    const api = await newAccount(a2.url);
+    const rx = await startReceiver();
+    await api.post("webhook", { name: "rx", url: rx.url, events: ["stream.started", "stream.idle", "recording.waiting", "recording.ready"] });
+    const stream = (await api.post("stream", { name: "failover", record: true })).body;
+
+    let broadcaster = publish(rtmpUrl(stream.streamKey, n1.rtmpPort));
+    await live(api, stream.id);
+    await new Promise((r) => setTimeout(r, 6000));
+    const [session] = (await api.get(`stream/${stream.id}/sessions`)).body;
+    const partOne = await recordedSeconds(session.recordingUrl ?? `${a1.url}/recordings/${session.id}/index.m3u8`);
+    assert.ok(partOne >= 2, `segments were stored while live (${partOne} s)`);
+
+    const killedAt = Date.now();
+    await n1.crash();
+    await broadcaster.stop();
+    await idle(api, stream.id, (NODE_LOST_AFTER_S + 6) * 1000);
+    const endedAfter = (Date.now() - killedAt) / 1000;
+    assert.ok(endedAfter < NODE_LOST_AFTER_S + 4, `ended ${endedAfter} s after the kill`);
+    const nodes = (await api.call(operations.listMediaNodes)).body;
+    assert.equal(nodes.find((n) => n.ingestUrl === `rtmp://127.0.0.1:${n1.rtmpPort}/live`)?.state, "lost");
+    assert.deepEqual((await api.call(operations.listIngests)).body.map((i) => i.ingest), [`rtmp://127.0.0.1:${n2.rtmpPort}/live`]);
+    await until("stream.idle and recording.waiting", async () => rx.received.some((r) => r.json.event === "recording.waiting"));
+
+    // The encoder reconnects, to the other node: the same session goes on.
+    broadcaster = publish(rtmpUrl(stream.streamKey, n2.rtmpPort));
+    await live(api, stream.id);
+    await plays(at(api, a1.url), stream.playbackId, "after-failover");
+    await new Promise((r) => setTimeout(r, 6000));
+    await broadcaster.stop();
+    await idle(api, stream.id);
+    const sessions = (await api.get(`stream/${stream.id}/sessions`)).body;
+    assert.equal(sessions.length, 1, "the reconnect continued the same session");
+    const recorded = await recordedSeconds(sessions[0].recordingUrl);
+    const playlist = await (await get(sessions[0].recordingUrl)).text();
+    assert.equal(playlist.match(/#EXT-X-DISCONTINUITY/g)?.length, 1, "two parts");
+
+    const asset = await until("the recording's asset, ready", async () => {
+      const list = (await at(api, a1.url).get("asset")).body;
+      return list[0]?.status.phase === "ready" ? list[0] : undefined;
+    }, 90_000, 500);
+    assert.deepEqual(asset.source, { type: "recording", sessionId: session.id });
+    const mp4 = path.join(tmp, "failover.mp4");
+    fs.writeFileSync(mp4, Buffer.from(await (await get((await at(api, a1.url).get(`session/${session.id}`)).body.mp4Url)).arrayBuffer()));
+    const duration = Number((await ffprobe(mp4)).format.duration);
+    assert.ok(Math.abs(duration - recorded) < 1.5, `the asset (${duration} s) holds both parts (${recorded} s recorded)`);
+    assert.ok(duration > partOne + 4, `the asset (${duration} s) is longer than the part after the reconnect`);
+    await plays(at(api, a1.url), asset.playbackId, "recording-asset");
+
+    await until("recording.ready", async () => rx.received.some((r) => r.json.event === "recording.ready"), 30_000);
+    await new Promise((r) => setTimeout(r, 2000)); // anything delivered twice would arrive by now
+    const events = rx.received.map((r) => String(r.json.event));
+    assert.deepEqual(events.filter((e) => e === "stream.idle").length, 2, `one stream.idle per broadcast: ${events}`);
+    assert.equal(new Set(rx.received.map((r) => r.json.id)).size, rx.received.length, "no event delivered twice");
+    await rx.close();
+  });
+
+  test("a node declared lost is fenced: it cannot report, heartbeat into, or take back a session", async () => {
+    const [a1] = cluster.apps;
+    const api = await newAccount(a1.url);
+    const stream = (await api.post("stream", { name: "fenced" })).body;
+    const broadcaster = publish(rtmpUrl(stream.streamKey, cluster.nodes[1].rtmpPort));
+    try {
+      await live(api, stream.id);
+      const [session] = (await api.get(`stream/${stream.id}/sessions`)).body;
+      const internal = (path: string, body: unknown) =>
+        fetch(`${a1.url}/api/internal/media/${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-media-secret": cluster.env.MEDIA_SECRET! },
+          body: JSON.stringify(body),
+        });
+      // An earlier epoch of the session (a node that had it before) is refused.
+      const stale = await internal("event", { kind: "recorded", sessionId: session.id, epoch: 0, seq: 0, file: "seg_00000.ts", duration: 2, size: 1 });
+      assert.equal(stale.status, 409);
+      const beat = await (await internal("heartbeat", { sessionId: session.id, epoch: 0, sourceSegments: 0, transcodedSegments: 0, sourceSegmentsDuration: 0, transcodedSegmentsDuration: 0 })).json();
+      assert.equal(beat.stop, true);
+      // A lost node that comes back is told so (and lets its broadcasts go).
+      const nodeId = "ghost-node";
+      const beatAs = (lastSeenS: number) => internal("node", { nodeId, rtmpPort: 1935, cores: 1, cpuLoad: 0, liveSessions: 0, startedAt: Date.now() - lastSeenS * 1000 });
+      assert.deepEqual(await (await beatAs(0)).json(), { lost: false });
+      await until("the silent node declared lost", async () => (await api.call(operations.listMediaNodes)).body.find((n) => n.id === nodeId)?.state === "lost", (NODE_LOST_AFTER_S + 6) * 1000);
+      assert.deepEqual(await (await beatAs(0)).json(), { lost: true });
+      assert.equal((await api.get(`stream/${stream.id}`)).body.isActive, true, "other sessions go on");
+    } finally {
+      await broadcaster.stop();
+    }
+  });
+});
+
+/** The duration of a recording's playlist (the sum of its segments). */
+async function recordedSeconds(url: string): Promise<number> {
+  const text = await (await get(url)).text();
+  return [...text.matchAll(/#EXTINF:([\d.]+)/g)].reduce((s, m) => s + Number(m[1]), 0);
+}

@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import S3rver from "s3rver";
+import { freePort } from "@/lib/net/free-port";
+import { startAppProcess, type AppProcess } from "../../scripts/app-process";
+import { createScratchDatabase } from "./database";
+import { until } from "./media";
+
+/**
+ * Castline as compose.yaml lays it out, as real processes on this machine with no
+ * directory shared between them: one PostgreSQL (a scratch database on the suite's
+ * server), one S3-compatible bucket (s3rver), app instances (`npm start` with
+ * MEDIA_NODE=false) and media nodes (`npm run media`), each with its own DATA_DIR.
+ */
+export interface MediaNodeProcess {
+  rtmpPort: number;
+  dataDir: string;
+  child: ChildProcess;
+  output(): string;
+  /** kill -9: the node vanishes mid-whatever, as a crashed machine does. */
+  crash(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface Cluster {
+  apps: AppProcess[];
+  nodes: MediaNodeProcess[];
+  /** Every process's environment (one env file serves all). */
+  env: NodeJS.ProcessEnv;
+  s3Dir: string;
+  appDataDirs: string[];
+  stop(): Promise<void>;
+}
+
+export async function startCluster(opts: { apps: number; nodes: number; env?: Record<string, string> }): Promise<Cluster> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "castline-cluster-"));
+  const s3Dir = path.join(root, "s3");
+  const s3 = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: s3Dir, configureBuckets: [{ name: "castline", configs: [] }] });
+  const { port: s3Port } = (await s3.run()) as AddressInfo;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: "127.0.0.1",
+    PUBLIC_URL: undefined,
+    APP_URL: undefined,
+    DATABASE_URL: await createScratchDatabase(),
+    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+    S3_BUCKET: "castline",
+    S3_ACCESS_KEY_ID: "S3RVER",
+    S3_SECRET_ACCESS_KEY: "S3RVER",
+    AUTH_SECRET: randomBytes(32).toString("hex"),
+    MEDIA_SECRET: randomBytes(32).toString("hex"),
+    ...opts.env,
+  };
+  const appDataDirs: string[] = [];
+  const apps: AppProcess[] = [];
+  const nodes: MediaNodeProcess[] = [];
+  const stop = async () => {
+    await Promise.all(nodes.map((n) => n.stop()));
+    await Promise.all(apps.map((a) => a.stop()));
+    await new Promise((r) => s3.close(r));
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < opts.apps; i++) {
+      const dataDir = path.join(root, `app-${i + 1}`);
+      fs.mkdirSync(dataDir);
+      appDataDirs.push(dataDir);
+      apps.push(await startAppProcess({ ...env, PORT: "0", DATA_DIR: dataDir, MEDIA_NODE: "false" }));
+    }
+    for (let i = 0; i < opts.nodes; i++) {
+      // Each node reports to a different instance: any of them will do.
+      const app = apps[i % apps.length];
+      nodes.push(await startMediaNodeProcess({ ...env, APP_URL: app.url }, path.join(root, `node-${i + 1}`)));
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { apps, nodes, env, s3Dir, appDataDirs, stop };
+}
+
+export async function startMediaNodeProcess(env: NodeJS.ProcessEnv, dataDir: string): Promise<MediaNodeProcess> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const rtmpPort = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/media.ts"], {
+    env: { ...env, DATA_DIR: dataDir, RTMP_HOST: "127.0.0.1", RTMP_PORT: String(rtmpPort), MEDIA_PUBLIC_HOST: `127.0.0.1:${rtmpPort}` },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (c) => (output += c));
+  child.stderr!.on("data", (c) => (output += c));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  await until("the media node listening", async () => output.includes("RTMP on") || child.exitCode !== null, 30_000);
+  if (child.exitCode !== null) throw new Error(`media node exited: ${output}`);
+  return {
+    rtmpPort,
+    dataDir,
+    child,
+    output: () => output,
+    async crash() {
+      child.kill("SIGKILL");
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
