@@ -1,5 +1,4 @@
 import { drizzle } from "drizzle-orm/postgres-js";
-import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import * as schema from "./schema";
 
@@ -28,14 +27,4 @@ export function db(): Database {
 export async function closeDb() {
   await holder.__castlineDb?.$client.end({ timeout: 5 });
   holder.__castlineDb = undefined;
-}
-
-/** Whether the database answers a trivial query now (for health checks). */
-export async function databaseAnswers(): Promise<boolean> {
-  try {
-    await db().execute(sql`SELECT 1`);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -9,6 +9,7 @@ import { usesInngestServer } from "@/lib/jobs/mode";
 import { startBackgroundWork } from "@/lib/jobs/start";
 import { startNodeWatch } from "@/lib/live/nodes";
 import { endSessionsOfNode } from "@/lib/live/service";
+import { observeRequest } from "@/lib/metrics";
 import { ensureSecret } from "@/lib/secrets";
 import { buildIfNeeded } from "./build-if-needed";
 import { ensurePrograms, FFMPEG } from "./prerequisites";
@@ -16,8 +17,9 @@ import { superviseChild, type Child } from "./children";
 
 /**
  * `npm start`: the one place long-running parts start. The database (embedded
- * unless DATABASE_URL), the HTTP server on PORT (503 until the app is ready),
- * the background-work driver (JOB_WORKERS child processes) and the media node.
+ * unless DATABASE_URL), the HTTP server on PORT (503 until the app is ready; it counts
+ * and times every request for /metrics), the background-work driver (JOB_WORKERS child
+ * processes) and the media node.
  */
 async function main() {
   (process.env as Record<string, string>).NODE_ENV = "production";
@@ -32,6 +34,7 @@ async function main() {
 
   let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined;
   const server = http.createServer((req, res) => {
+    observeRequest(req, res);
     // Next.js answers a path it cannot percent-decode with a bare 500; say what is wrong instead.
     if (!decodablePath(req.url ?? "/")) return void answer(res, 400, "the URL path is not valid percent-encoded UTF-8");
     if (handle) return handle(req, res);

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -85,6 +86,8 @@ async function main() {
     RECORDING_RECONNECT_WINDOW_S: "8",
     // the IPFS export tests run a fake Pinata here
     PINNING_API_URL: `http://127.0.0.1:${await freePort()}`,
+    // the metrics test scrapes /metrics with it
+    METRICS_TOKEN: randomBytes(24).toString("base64url"),
   };
   const app = await startAppProcess(env);
   console.log(`app under test: ${app.url} (data in ${dataDir})`);

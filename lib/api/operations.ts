@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from "@/lib/api-keys/schema";
 import { Asset, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, UploadReceived, UploadRequested } from "@/lib/assets/schema";
+import { Health } from "@/lib/health/schema";
 import { Ingest } from "@/lib/live/ingest";
 import { MEDIA_OBJECT_KEY, MEDIA_PREFIX } from "@/lib/live/keys";
 import { Heartbeat, HeartbeatReply, MediaNode, NodeBeat, NodeBeatReply, PublishGrant, PublishRequest, SessionEvent } from "@/lib/live/schema";
@@ -47,7 +48,6 @@ export interface Operation {
   internal?: true;
 }
 
-const Health = z.object({ status: z.literal("ok") }).meta({ id: "Health" });
 const PagedStreams = StreamListQuery.extend(PageQuery.shape);
 const PagedSessions = SessionListQuery.extend(PageQuery.shape);
 const Id = "/{id}";
@@ -106,7 +106,7 @@ export const operations = {
   createApiKey: { method: "POST", path: "/api-key", tag: "API keys", summary: "Create an API key (shown once)", auth: "user", body: ApiKeyCreate, status: 201, response: ApiKeyCreated, errors: [422] },
   revokeApiKey: { method: "DELETE", path: `/api-key${Id}`, tag: "API keys", summary: "Revoke an API key", auth: "user", status: 204, errors: [404] },
   // Operations
-  getHealth: { method: "GET", path: "/health", tag: "Operations", summary: "200 once the app can serve requests (its database answers), 503 otherwise (no auth)", auth: "none", status: 200, response: Health, errors: [503], cacheControl: "no-store" },
+  getHealth: { method: "GET", path: "/health", tag: "Operations", summary: "200 once the app can serve requests (its database answers; status degraded when the object store, background work or media nodes are not ok), 503 otherwise (no auth)", auth: "none", status: 200, response: Health, errors: [503], cacheControl: "no-store" },
   getOpenApi: { method: "GET", path: "/openapi.json", tag: "Operations", summary: "This document (no auth)", auth: "none", status: 200, cors: "public", raw: "an OpenAPI 3.1 document" },
   // Media nodes (internal)
   authorizePublish: { method: "POST", path: "/internal/media/publish", tag: "Media nodes", summary: "May this stream key publish? 403 says why not", auth: "media", body: PublishRequest, status: 200, response: PublishGrant, errors: [403, 422], internal: true },

@@ -1,0 +1,50 @@
+import type http from "node:http";
+import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { registerClusterGauges } from "./cluster";
+import { methodLabel, routeTemplate } from "./routes";
+
+/**
+ * An app instance's Prometheus metrics (GET /metrics): the process's own (prom-client's
+ * defaults), its HTTP requests, and the cluster's state read from PostgreSQL at scrape time.
+ * Media nodes have their own registry (./media.ts).
+ */
+function createAppMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  registerClusterGauges(registry);
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: "castline_http_requests_total",
+      help: "HTTP requests answered, by method, route template and status (499: the client went away first)",
+      labelNames: ["method", "route", "status"] as const,
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: "castline_http_request_duration_seconds",
+      help: "Time from a request's arrival to the end of its answer",
+      labelNames: ["method", "route"] as const,
+      registers: [registry],
+    }),
+  };
+}
+
+/** One set per process: the launcher measures requests, and Next's bundle of the /metrics route reads them. */
+const holder = globalThis as unknown as { __castlineMetrics?: ReturnType<typeof createAppMetrics> };
+
+export function appMetrics() {
+  return (holder.__castlineMetrics ??= createAppMetrics());
+}
+
+/** Counts and times one request of the app's HTTP server, once its answer is over. */
+export function observeRequest(req: http.IncomingMessage, res: http.ServerResponse) {
+  const { httpRequests, httpDuration } = appMetrics();
+  const started = process.hrtime.bigint();
+  res.once("close", () => {
+    const method = methodLabel(req.method);
+    const pathname = (req.url ?? "/").split("?")[0];
+    const route = routeTemplate(method, pathname, String(res.getHeader("content-type") ?? ""));
+    httpRequests.inc({ method, route, status: res.writableFinished ? res.statusCode : 499 });
+    httpDuration.observe({ method, route }, Number(process.hrtime.bigint() - started) / 1e9);
+  });
+}

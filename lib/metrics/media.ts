@@ -1,0 +1,76 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { metricsAnswer } from "./expose";
+
+/**
+ * A media node's Prometheus metrics: its process's own and its broadcasts'. A node serves
+ * them on a port of its own (startMetricsServer), since it has no web server and may sit on
+ * another machine than any app instance.
+ */
+const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+export const ffmpegRestarts = new Counter({
+  name: "castline_ffmpeg_restarts_total",
+  help: "ffmpeg processes started again after they exited unasked, by role (transcoder, recorder, push)",
+  labelNames: ["role"] as const,
+  registers: [registry],
+});
+
+export const segmentWriteSeconds = new Histogram({
+  name: "castline_segment_write_seconds",
+  help: "Time to store one media segment, by kind (live, recording)",
+  labelNames: ["kind"] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [registry],
+});
+
+export const liveRenditions = new Gauge({
+  name: "castline_live_renditions",
+  help: "Renditions this node produces now, over all its live sessions",
+  registers: [registry],
+});
+
+export const nodeSessions = new Gauge({
+  name: "castline_node_sessions",
+  help: "Live sessions this node runs now",
+  registers: [registry],
+});
+
+/** Read at scrape time, as media_nodes.cpu_load is defined: nobody needs to set it. */
+export const nodeCpuLoad = new Gauge({
+  name: "castline_node_cpu_load",
+  help: "Load average over one minute divided by the cores: 1 is a full node",
+  registers: [registry],
+  collect() {
+    this.set(os.loadavg()[0] / os.availableParallelism());
+  },
+});
+
+/**
+ * Serves GET /metrics on `port` (0: any free one). With a token, scrapes need
+ * `Authorization: Bearer <token>`; without one they are open, as this port is the node's
+ * alone and meant to be reachable only by the operator's Prometheus (firewall it).
+ */
+export async function startMetricsServer(port: number, token?: string): Promise<{ port: number; close(): Promise<void> }> {
+  const server = http.createServer(async (req, res) => {
+    if ((req.url ?? "/").split("?")[0] !== "/metrics") return void send(res, 404, { "content-type": "application/json" }, JSON.stringify({ errors: ["not found"] }));
+    if (req.method !== "GET") return void send(res, 405, { allow: "GET", "content-type": "application/json" }, JSON.stringify({ errors: ["only GET"] }));
+    const answer = await metricsAnswer(registry, req.headers.authorization, token);
+    send(res, answer.status, answer.headers, answer.body);
+  });
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, () => resolve()));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
+
+function send(res: http.ServerResponse, status: number, headers: Record<string, string>, body: string) {
+  res.writeHead(status, headers).end(body);
+}
