@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
 import autocannon from "autocannon";
+import { startListening } from "./listening";
 
 /**
  * GET /api/stream/{id} and POST /api/stream through the production app, next to
@@ -33,19 +33,8 @@ async function load(opts: { url: string; method: "GET" | "POST"; key: string; bo
   };
 }
 
-function startBare(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => void }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bench/bare-server.ts"], { env, stdio: ["ignore", "pipe", "inherit"] });
-    child.stdout!.on("data", (c: Buffer) => {
-      const url = /listening on (\S+)/.exec(c.toString())?.[1];
-      if (url) resolve({ url, stop: () => child.kill() });
-    });
-    child.on("exit", (code) => reject(new Error(`bare server exited ${code}`)));
-  });
-}
-
 export async function benchApi(ctx: { appUrl: string; key: string; streamId: string; env: NodeJS.ProcessEnv }) {
-  const bare = await startBare(ctx.env);
+  const bare = await startListening("bench/bare-server.ts", [], ctx.env);
   const body = JSON.stringify({ name: "bench", profiles: [{ name: "360p", width: 640, height: 360, bitrate: 800000, fps: 30 }] });
   const rows: [string, Figures, Figures][] = [];
   try {

@@ -12,6 +12,9 @@ import { benchApi } from "./api";
 import { benchIpfs } from "./ipfs";
 import { benchJobs } from "./jobs";
 import { benchLive } from "./live";
+import { benchOrigin } from "./origin";
+import { startS3App, type S3App } from "./s3-app";
+import { benchUpload } from "./upload";
 import { benchVod } from "./vod";
 import { benchWebhooks } from "./webhooks";
 
@@ -24,6 +27,7 @@ async function main() {
   buildIfNeeded();
   const env = { ...process.env, PORT: "0", HOST: "127.0.0.1", MEDIA_NODE: "false" };
   const app = await startAppProcess(env);
+  let s3App: S3App | undefined;
   try {
     const user = await createUser({ email: `bench-${Date.now()}@example.com` });
     const { key } = await createApiKey(user.id, "bench");
@@ -35,9 +39,13 @@ async function main() {
     if (wanted("jobs")) await benchJobs();
     if (wanted("webhooks")) await benchWebhooks({ userId: user.id });
     if (wanted("vod")) await benchVod({ appUrl: app.url, key, appPid: app.child.pid!, dataDir });
+    if (wanted("origin") || wanted("upload")) s3App = await startS3App(env);
+    if (wanted("origin")) await benchOrigin({ appUrl: app.url, key, s3App: s3App! });
+    if (wanted("upload")) await benchUpload({ appUrl: app.url, key, dataDir, s3App: s3App! });
     if (wanted("ipfs")) await benchIpfs();
     if (wanted("live")) await benchLive({ env: { ...env, DATABASE_URL: process.env.DATABASE_URL, MEDIA_NODE: "true" }, key });
   } finally {
+    await s3App?.stop();
     await app.stop();
     await closeDb();
     await stopDatabase();

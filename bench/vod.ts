@@ -48,7 +48,7 @@ interface Ctx {
   dataDir: string;
 }
 
-async function api<T = any>(ctx: Ctx, method: string, p: string, body?: unknown): Promise<T> {
+async function api<T = any>(ctx: Pick<Ctx, "appUrl" | "key">, method: string, p: string, body?: unknown): Promise<T> {
   const res = await fetch(`${ctx.appUrl}/api/${p}`, {
     method,
     headers: { authorization: `Bearer ${ctx.key}`, "content-type": "application/json" },
@@ -59,14 +59,18 @@ async function api<T = any>(ctx: Ctx, method: string, p: string, body?: unknown)
   return JSON.parse(text) as T;
 }
 
-/** Streams a file as the body of a PUT; resolves when the whole response has been read. */
-function putFile(url: string, file: string): Promise<{ status: number; body: string; seconds: number; bytes: number }> {
+/** Streams a file as the body of a PUT (or of `method`); resolves when the whole response has been read. */
+export function putFile(
+  url: string,
+  file: string,
+  opts: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string; seconds: number; bytes: number }> {
   const bytes = fs.statSync(file).size;
   return new Promise((resolve, reject) => {
     const started = now();
     const req = http.request(url, {
-      method: "PUT",
-      headers: { "content-type": "application/octet-stream", "content-length": String(bytes) },
+      method: opts.method ?? "PUT",
+      headers: { "content-type": "application/octet-stream", ...opts.headers, "content-length": String(bytes) },
     });
     req.on("response", (res) => {
       let body = "";
@@ -80,7 +84,7 @@ function putFile(url: string, file: string): Promise<{ status: number; body: str
   });
 }
 
-async function writeChacha20(file: string, size: number) {
+export async function writeChacha20(file: string, size: number) {
   const cipher = createCipheriv("chacha20", createHash("sha256").update("castline-bench-vod").digest(), Buffer.alloc(16));
   const zeros = Buffer.alloc(PIECE);
   async function* bytes() {
@@ -189,7 +193,7 @@ async function watchRss<T>(appPid: number, bytes: number, work: () => Promise<T>
 
 type AssetView = { id: string; status: { phase: string; errorMessage?: string }; videoSpec?: unknown; playbackUrl?: string };
 
-async function waitForEnd(ctx: Ctx, assetId: string, timeoutMs = 120_000): Promise<AssetView> {
+export async function waitForEnd(ctx: Pick<Ctx, "appUrl" | "key">, assetId: string, timeoutMs = 120_000): Promise<AssetView> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const asset = await api<AssetView>(ctx, "GET", `asset/${assetId}`);
@@ -199,7 +203,7 @@ async function waitForEnd(ctx: Ctx, assetId: string, timeoutMs = 120_000): Promi
 }
 
 /** A copy of the file to a sibling (cp or dd), after a sync; no fsync (the store does not fsync either). */
-function timeCopy(file: string, cmd: string, args: (copy: string) => string[]): number {
+export function timeCopy(file: string, cmd: string, args: (copy: string) => string[]): number {
   const copy = `${file}.copy`;
   run("sync", []);
   const started = now();
