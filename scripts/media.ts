@@ -2,6 +2,7 @@ import { config } from "@/lib/config";
 import { usePrivateDataDir } from "@/lib/data-dir";
 import { startMediaNode } from "@/lib/media/node";
 import { objects } from "@/lib/storage";
+import { ffmpegRestarts, liveRenditions, nodeSessions, segmentWriteSeconds, startMetricsServer } from "@/lib/metrics/media";
 
 /**
  * `npm run media`: a media node (RTMP ingest, transcoding, recording, multistream).
@@ -24,12 +25,23 @@ async function main() {
     segmentS: cfg.HLS_SEGMENT_S,
     store: direct ? objects() : undefined,
     publicHost: cfg.MEDIA_PUBLIC_HOST,
+    observe: {
+      ffmpegRestarted: (role) => ffmpegRestarts.inc({ role }),
+      segmentStored: (kind, seconds) => segmentWriteSeconds.observe({ kind }, seconds),
+      liveChanged: (sessions, renditions) => {
+        nodeSessions.set(sessions);
+        liveRenditions.set(renditions);
+      },
+    },
   });
+  const metrics = cfg.METRICS_PORT ? await startMetricsServer(cfg.METRICS_PORT, cfg.METRICS_TOKEN) : undefined;
+  if (metrics) console.log(`media node metrics on :${metrics.port}/metrics`);
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
     await node.stop();
+    await metrics?.close();
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown());

@@ -30,7 +30,12 @@ export interface MediaNodeOptions {
   store?: MediaStore;
   /** The host[:port] encoders reach this node at (MEDIA_PUBLIC_HOST). */
   publicHost?: string;
-  observe?: BroadcastObserver;
+  observe?: NodeObserver;
+}
+
+export interface NodeObserver extends BroadcastObserver {
+  /** The node's live sessions and the renditions they produce, after each change. */
+  liveChanged(sessions: number, renditions: number): void;
 }
 
 const AVC = 7;
@@ -64,6 +69,9 @@ export async function startMediaNode(opts: MediaNodeOptions) {
       void admit(session, new Feed(broadcast, feeds));
     });
   });
+
+  const liveChanged = () =>
+    opts.observe?.liveChanged(broadcasts.size, [...broadcasts.values()].reduce((n, b) => n + b.grant.profiles.length + 1, 0));
 
   async function admit(session: NmsSession, feed: Feed) {
     const cut = () => {
@@ -109,8 +117,10 @@ export async function startMediaNode(opts: MediaNodeOptions) {
     };
     const live = new Broadcast(grant, publisher, { app, feed, scratchDir, store, segmentS: opts.segmentS, observe: opts.observe });
     broadcasts.set(session.id, live);
+    liveChanged();
     session.socket.once("close", () => {
       broadcasts.delete(session.id);
+      liveChanged();
       void live.end();
     });
     if (session.socket.destroyed) return void live.end();
