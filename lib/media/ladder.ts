@@ -86,7 +86,9 @@ export function recorderArgs(input: string, dir: string, segmentS: number): stri
   return [
     "-hide_banner", "-loglevel", "error", "-nostats",
     ...readInput(input),
-    "-map", "0", "-c", "copy",
+    // Video and audio only: a mapped data stream (FLV script data) stalls the muxer's interleaving,
+    // and the recording's segments would then appear only when the broadcast ends.
+    "-map", "0:v:0", "-map", "0:a:0?", "-c", "copy",
     "-f", "hls", "-hls_time", String(segmentS), "-hls_list_size", "0", "-hls_playlist_type", "event",
     "-hls_flags", "append_list+omit_endlist+temp_file",
     "-hls_segment_filename", path.join(dir, "seg_%05d.ts"),

@@ -96,10 +96,11 @@ export class HlsShipper {
       const started = performance.now();
       await this.opts.store.write(this.opts.keyOf(segment.uri), fs.createReadStream(file));
       this.opts.onWrite?.((performance.now() - started) / 1000);
+      const seq = Number(SEGMENT_SEQ.exec(segment.uri)?.[1] ?? this.segments);
+      // Shipped once reported too: a report that failed is made again (with the write) next pass.
+      await this.opts.onSegment?.({ ...segment, seq, size: stat.size, file });
       this.shipped.add(segment.uri);
       this.segments++;
-      const seq = Number(SEGMENT_SEQ.exec(segment.uri)?.[1] ?? this.segments - 1);
-      await this.opts.onSegment?.({ ...segment, seq, size: stat.size, file });
       if (this.opts.removeShipped) await fs.promises.rm(file, { force: true });
     }
     if (this.opts.shipPlaylist && text.includes("#EXTINF") && text !== this.playlistShipped) {
