@@ -8,6 +8,7 @@ import { chromium } from "playwright-core";
 import { ladderArgs } from "@/lib/media/ladder";
 import { startAppProcess } from "../scripts/app-process";
 import { freePort } from "@/lib/net/free-port";
+import { startListening } from "./listening";
 
 /**
  * The live pipeline, measured for real:
@@ -24,6 +25,8 @@ const LADDER = [
   { name: "480p", width: 854, height: 480, bitrate: 1_600_000, fps: 30 },
   { name: "360p", width: 640, height: 360, bitrate: 800_000, fps: 30 },
 ];
+/** The capacity figure's ladder: what a creator platform typically gives a 720p source. */
+const CAPACITY_LADDER = [{ name: "720p", width: 1280, height: 720, bitrate: 3_000_000, fps: 30 }, ...LADDER];
 const BAR_BITS = 20;
 const BAR_PX = 32;
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--autoplay-policy=no-user-gesture-required"];
@@ -55,10 +58,20 @@ async function api(appUrl: string, key: string, method: string, p: string, body?
   return res.json();
 }
 
-async function liveRun(env: NodeJS.ProcessEnv, key: string, segmentS: number) {
+/** Live media in a bucket: a test S3 (s3rver) in a process of its own, and the settings that point at it. */
+async function s3Store(dir: string) {
+  const s3 = await startListening("bench/s3rver.ts", [path.join(dir, "s3")]);
+  return {
+    env: { S3_ENDPOINT: s3.url, S3_BUCKET: "castline", S3_ACCESS_KEY_ID: "S3RVER", S3_SECRET_ACCESS_KEY: "S3RVER" },
+    stop: s3.stop,
+  };
+}
+
+async function liveRun(env: NodeJS.ProcessEnv, key: string, segmentS: number, store: "local" | "s3") {
   const rtmpPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-bench-live-"));
-  const app = await startAppProcess({ ...env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, RTMP_PORT: String(rtmpPort), RTMP_HOST: "127.0.0.1", HLS_SEGMENT_S: String(segmentS) });
+  const bucket = store === "s3" ? await s3Store(dataDir) : undefined;
+  const app = await startAppProcess({ ...env, ...bucket?.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, RTMP_PORT: String(rtmpPort), RTMP_HOST: "127.0.0.1", HLS_SEGMENT_S: String(segmentS) });
   let startedAt = 0;
   const receiver = http.createServer((req, res) => {
     req.resume().on("end", () => {
@@ -119,8 +132,71 @@ async function liveRun(env: NodeJS.ProcessEnv, key: string, segmentS: number) {
     await api(app.url, key, "DELETE", `webhook/${hook.id}`);
     receiver.close();
     await app.stop();
+    bucket?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** CPU seconds used so far by every ffmpeg process on the machine (the node's transcoders and recorders). */
+function ffmpegCpuSeconds(): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "ffmpeg") continue;
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / 100; // USER_HZ
+}
+
+/**
+ * How many simultaneous broadcasts one media node sustains at real-time speed on
+ * this machine: N publishers (a pre-encoded 720p30 file sent with -c copy, so the
+ * publishers cost almost nothing) on the capacity ladder; over a 20 s window, each
+ * session's transcoded media time (its counters: segments stored, not just encoded)
+ * against wall time, and the CPU of all ffmpeg processes per broadcast.
+ */
+async function capacity(env: NodeJS.ProcessEnv, key: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-bench-capacity-"));
+  const source = path.join(dir, "src.flv");
+  timed(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine", "-t", "30", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "60", "-b:v", "3000k", "-c:a", "aac", "-f", "flv", "-y", source]);
+  const rtmpPort = await freePort();
+  const app = await startAppProcess({ ...env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: path.join(dir, "app"), RTMP_PORT: String(rtmpPort), RTMP_HOST: "127.0.0.1" });
+  const renditions = CAPACITY_LADDER.length;
+  const results: { n: number; minRtf: number; cpuPerBroadcast: number }[] = [];
+  try {
+    for (let n = 1; n <= 4; n++) {
+      const streams = await Promise.all(Array.from({ length: n }, (_, i) => api(app.url, key, "POST", "stream", { name: `capacity ${n}.${i}`, profiles: CAPACITY_LADDER })));
+      const pubs = streams.map((s) =>
+        spawn("ffmpeg", ["-hide_banner", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", source, "-c", "copy", "-f", "flv", `rtmp://127.0.0.1:${rtmpPort}/live/${s.streamKey}`], { stdio: "ignore" }),
+      );
+      try {
+        const transcoded = async () =>
+          Promise.all(streams.map(async (s) => ((await api(app.url, key, "GET", `stream/${s.id}/sessions`))[0]?.transcodedSegmentsDuration as number | undefined) ?? 0));
+        const deadline = Date.now() + 60_000;
+        while ((await transcoded()).some((d) => d === 0) && Date.now() < deadline) await sleep(500);
+        await sleep(4000); // past the start-up burst of the held beginning
+        const [d0, c0, t0] = [await transcoded(), ffmpegCpuSeconds(), Date.now()];
+        await sleep(20_000);
+        const [d1, c1, t1] = [await transcoded(), ffmpegCpuSeconds(), Date.now()];
+        const wall = (t1 - t0) / 1000;
+        const rtfs = d1.map((d, i) => (d - d0[i]) / renditions / wall);
+        results.push({ n, minRtf: Math.min(...rtfs), cpuPerBroadcast: (c1 - c0) / wall / n });
+      } finally {
+        pubs.forEach((p) => p.kill("SIGINT"));
+        await sleep(3000);
+        await Promise.all(streams.map((s) => api(app.url, key, "DELETE", `stream/${s.id}`)));
+      }
+      if (results.at(-1)!.minRtf < 0.98) break;
+    }
+  } finally {
+    await app.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return results;
 }
 
 function timed(args: string[]) {
@@ -157,12 +233,16 @@ function ladderSpeed() {
 
 export async function benchLive(ctx: { env: NodeJS.ProcessEnv; key: string }) {
   console.log("\nLive (720p30 source; live ladder: source copy + 480p + 360p; RTF test: source copy + 720p + 480p + 360p)");
-  for (const segmentS of [2, 1]) {
-    const r = await liveRun(ctx.env, ctx.key, segmentS);
+  for (const [segmentS, store] of [[2, "local"], [2, "s3"], [1, "local"]] as const) {
+    const r = await liveRun(ctx.env, ctx.key, segmentS, store);
     console.log(
-      `${segmentS} s segments: publish -> stream.started ${(r.started / 1000).toFixed(2)} s, -> first playable segment ${(r.playable / 1000).toFixed(2)} s; ` +
+      `${segmentS} s segments, live HLS in ${store === "s3" ? "S3 (s3rver)" : "local disk"}: publish -> stream.started ${(r.started / 1000).toFixed(2)} s, -> first playable segment ${(r.playable / 1000).toFixed(2)} s; ` +
         `glass-to-glass (hls.js, median of ${r.samples}) ${(r.glassToGlass / 1000).toFixed(2)} s`,
     );
+  }
+  console.log(`capacity of one media node (${os.cpus().length} cores), ladder source copy + ${CAPACITY_LADDER.map((p) => p.name).join(" + ")} (x264 veryfast), 720p30 sources:`);
+  for (const r of await capacity(ctx.env, ctx.key)) {
+    console.log(`  ${r.n} broadcast(s): slowest session at ${r.minRtf.toFixed(2)}x real time; ffmpeg CPU ${r.cpuPerBroadcast.toFixed(2)} cores per broadcast`);
   }
   const l = ladderSpeed();
   console.log(

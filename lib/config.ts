@@ -84,6 +84,12 @@ export type Config = z.infer<typeof ConfigSchema> & { dataDir: string };
 
 let cached: Config | undefined;
 
+/** After the launcher sets a setting it derives (APP_URL, once it listens), read the environment again. */
+export function reloadConfig(): Config {
+  cached = undefined;
+  return config();
+}
+
 export function config(): Config {
   if (cached) return cached;
   const parsed = ConfigSchema.safeParse(

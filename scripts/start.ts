@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
 import { startUploadSweeper } from "@/lib/assets/upload";
-import { config } from "@/lib/config";
+import { config, reloadConfig } from "@/lib/config";
 import { usesInngestServer } from "@/lib/jobs/mode";
 import { startBackgroundWork } from "@/lib/jobs/start";
 import { startNodeWatch } from "@/lib/live/nodes";
@@ -45,6 +45,7 @@ async function main() {
   const { port } = server.address() as AddressInfo;
   // Child processes and URLs handed to users need to know where the app is.
   process.env.APP_URL ??= `http://${cfg.HOST === "0.0.0.0" ? "127.0.0.1" : cfg.HOST}:${port}`;
+  reloadConfig();
 
   // Before any request can emit: the driver records which events start which functions.
   const children: Child[] = [];
