@@ -61,7 +61,7 @@ async function main() {
     );
   }
 
-  // Here, not in a job worker: tus uploads keep their parts on this process's disk.
+  // Here, not in a job worker: without S3, tus uploads keep their parts on this process's disk.
   const stopUploadSweeper = startUploadSweeper();
 
   const { default: next } = await import("next");
