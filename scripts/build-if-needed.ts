@@ -36,7 +36,8 @@ export function buildIfNeeded(root = process.cwd()): void {
   const result = spawnSync(process.execPath, [require.resolve("next/dist/bin/next"), "build"], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    // The build id from the sources (next.config.ts): instances built apart from the same sources agree on it.
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", CASTLINE_BUILD_ID: fingerprint.slice(0, 32) },
   });
   if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
   fs.writeFileSync(stamp, fingerprint);

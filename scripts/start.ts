@@ -68,7 +68,7 @@ async function main() {
     );
   }
 
-  // Here, not in a job worker: tus uploads keep their parts on this process's disk.
+  // Here, not in a job worker: without S3, tus uploads keep their parts on this process's disk.
   const stopUploadSweeper = startUploadSweeper();
   // Every instance watches the media nodes; a lost node's sessions end once, whichever sees it first.
   const stopNodeWatch = startNodeWatch();

@@ -1,26 +1,24 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import S3rver from "s3rver";
 import { startAppProcess, type AppProcess } from "../scripts/app-process";
 import { newAccount } from "./support/client";
 import { createScratchDatabase } from "./support/database";
 import { decodes } from "./support/media";
+import { startS3 } from "./support/s3";
 import { digestOf, download, makeMedia, putFile, settled, tmpDir } from "./support/vod";
 
 const tmp = tmpDir();
-let s3: S3rver;
+let s3: Awaited<ReturnType<typeof startS3>>;
 let s3Url: string;
 let app: AppProcess;
 
 /** A second deployment on S3-compatible storage (s3rver), with its own database. */
 before(async () => {
-  s3 = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: path.join(tmp, "s3"), configureBuckets: [{ name: "castline", configs: [] }] });
-  const { port } = (await s3.run()) as AddressInfo;
-  s3Url = `http://127.0.0.1:${port}`;
+  s3 = await startS3(path.join(tmp, "s3"));
+  s3Url = s3.url;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-s3-app-"));
   app = await startAppProcess({
     ...process.env,
@@ -40,7 +38,7 @@ before(async () => {
 
 after(async () => {
   await app?.stop();
-  await new Promise((r) => s3?.close(r));
+  await s3?.close();
 });
 
 describe("assets on S3-compatible storage", () => {

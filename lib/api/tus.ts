@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { Server } from "@tus/server";
 import { config } from "@/lib/config";
 import { publicOrigin } from "@/lib/origin";
 import { releaseUpload, renewUpload } from "@/lib/assets/service";
-import { assetOfTusUpload, tusStore } from "@/lib/assets/tus-store";
+import { PgLocker } from "@/lib/assets/tus-locker";
+import { assetOfTusUpload, newTusUploadId, tusStore, tusUploadOfSegment, tusUrlSegment } from "@/lib/assets/tus-store";
 import { claimForUpload, receiveTusUpload, UploadLease } from "@/lib/assets/upload";
 import { verifyUploadToken } from "@/lib/assets/upload-token";
 import { Refusal } from "@/lib/errors";
@@ -27,18 +27,22 @@ let server: Server | undefined;
  * that its bytes renew (each PATCH takes the asset again if it is free); once
  * the lease lapses another upload may take the asset over, which removes this
  * one. A finished upload streams into the object store and processing starts.
+ * Any app instance serves any request: parts are in the bucket (with S3) and the
+ * lock on an upload is PostgreSQL's (lib/assets/tus-locker.ts).
  */
 function tusServer(): Server {
   if (server) return server;
   server = new Server({
     path: TUS_PATH,
     datastore: tusStore(),
+    locker: new PgLocker(process.env.DATABASE_URL!),
     maxSize: config().MAX_UPLOAD_BYTES,
-    generateUrl: (_req, { id }) => `${publicOrigin()}${TUS_PATH}/${id}`,
+    generateUrl: (_req, { id }) => `${publicOrigin()}${TUS_PATH}/${tusUrlSegment(id)}`,
+    getFileIdFromRequest: (_req, segment) => (segment ? tusUploadOfSegment(segment) : undefined),
     namingFunction: (req) => {
       const token = verifyUploadToken(new URL(req.url).searchParams.get("token"));
       if (!token.ok) throw refuse(403, token.reason);
-      return `${token.assetId}.${randomBytes(16).toString("hex")}`;
+      return newTusUploadId(token.assetId);
     },
     onIncomingRequest: async (req, id) => {
       if (req.method === "POST") return;

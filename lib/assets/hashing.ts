@@ -22,15 +22,16 @@ export class TooLargeError extends Error {
 export class Hasher extends Transform {
   private readonly md5 = createHash("md5");
   private readonly sha256 = createHash("sha256");
-  private size = 0;
+  /** Not `size`: the AWS SDK takes a body's `size` for its length (0 here, when the upload starts). */
+  private received = 0;
 
   constructor(private readonly limit = Infinity) {
     super();
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
-    this.size += chunk.length;
-    if (this.size > this.limit) return done(new TooLargeError(this.limit));
+    this.received += chunk.length;
+    if (this.received > this.limit) return done(new TooLargeError(this.limit));
     this.md5.update(chunk);
     this.sha256.update(chunk);
     done(null, chunk);
@@ -38,7 +39,7 @@ export class Hasher extends Transform {
 
   /** Valid once the stream has ended. */
   digest(): Digest {
-    return { size: this.size, md5: this.md5.digest("hex"), sha256: this.sha256.digest("hex") };
+    return { size: this.received, md5: this.md5.digest("hex"), sha256: this.sha256.digest("hex") };
   }
 }
 

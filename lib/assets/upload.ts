@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { Readable } from "node:stream";
 import type { ReadableStream } from "node:stream/web";
 import { and, eq } from "drizzle-orm";
@@ -16,7 +15,7 @@ import { sourceKey } from "./keys";
 import { storeSource } from "./pipeline";
 import type { Asset } from "./schema";
 import { assetById, claimUpload, finishUpload, lapsedUploads, releaseUpload, renewUpload, serializeAsset, type AssetRow } from "./service";
-import { assetOfTusUpload, removeTusUpload, removeTusUploadsOf, tusStore, tusUploadFile, tusUploadIds } from "./tus-store";
+import { assetOfTusUpload, removeTusUploadsOf, tusStore, tusUploads, type StoredTusUpload } from "./tus-store";
 import { verifyUploadToken } from "./upload-token";
 
 /** The import task that request-upload made with the asset. */
@@ -157,9 +156,9 @@ export async function receiveSignedUpload(token: string | null, declaredBytes: n
 
 /** A finished tus upload: its file goes to the asset's storage, and its parts go. */
 export async function receiveTusUpload(assetId: string, uploadId: string): Promise<void> {
-  const file = Readable.toWeb(fs.createReadStream(tusUploadFile(uploadId))) as ReadableStream<Uint8Array>;
+  const file = Readable.toWeb(await tusUploads().read(uploadId)) as ReadableStream<Uint8Array>;
   await receiveUpload(assetId, uploadId, file);
-  await removeTusUpload(uploadId);
+  await tusUploads().remove(uploadId);
 }
 
 /** The file is in the store: processing starts, and the claim gives way to it. */
@@ -179,7 +178,7 @@ export async function startProcessing(assetId: string, claim: string): Promise<v
  */
 export async function sweepUploads(now = Date.now()): Promise<void> {
   for (const asset of await lapsedUploads(now)) await logged(asset.id, () => sweepLapsedUpload(asset, now));
-  for (const id of await tusUploadIds()) await logged(id, () => sweepTusUpload(id, now));
+  for (const upload of await tusUploads().list()) await logged(upload.id, () => sweepTusUpload(upload, now));
 }
 
 /** One upload's trouble does not hold up the others; the next sweep tries again. */
@@ -199,14 +198,13 @@ async function sweepLapsedUpload(asset: AssetRow, now: number) {
   await releaseUpload(asset.id, asset.uploadClaim);
 }
 
-async function sweepTusUpload(id: string, now: number) {
-  const upload = await tusStore().getUpload(id).catch(() => undefined);
-  if (!upload) {
-    // Half of an upload (a crash between its two files), unless it is being created right now.
-    const stat = await fs.promises.stat(tusUploadFile(id)).catch(() => fs.promises.stat(`${tusUploadFile(id)}.json`).catch(() => undefined));
-    if (!stat || stat.mtimeMs < now - leaseMs()) await removeTusUpload(id);
+async function sweepTusUpload({ id, whole, modifiedAt }: StoredTusUpload, now: number) {
+  if (!whole) {
+    // Half of an upload (a crash between its two writes), unless it is being created right now.
+    if (modifiedAt < now - leaseMs()) await tusUploads().remove(id);
     return;
   }
+  const upload = await tusStore().getUpload(id);
   const assetId = assetOfTusUpload(id)!;
   const asset = await assetById(assetId);
   const lapsed = !asset?.uploadLeaseUntil || asset.uploadLeaseUntil < now;
@@ -214,12 +212,17 @@ async function sweepTusUpload(id: string, now: number) {
   // For good: the asset is gone or has its file. (One taken over by another upload was removed by it.)
   const over = !asset || asset.deletedAt || (asset.phase !== "waiting" && asset.phase !== "uploading");
   const expired = new Date(upload.creation_date!).getTime() + tusStore().getExpiration() < now;
-  if (over || expired) return removeTusUpload(id);
+  if (over || expired) return tusUploads().remove(id);
   // Complete, but the process died while moving it to storage: finish what it started.
   if (upload.offset === upload.size && (await claimUpload(assetId, id))) await receiveTusUpload(assetId, id);
 }
 
-/** Sweeps now and then every lease, in the app's process (the tus parts are on its disk). */
+/**
+ * Sweeps now and then every lease, in the app's process (without S3 the tus parts
+ * are on its disk). With S3 every instance sweeps the same bucket and database:
+ * each step is conditional (a claim taken in one UPDATE, removals of what is
+ * already gone do nothing), so instances sweeping at once do each thing once.
+ */
 export function startUploadSweeper(): () => void {
   let sweeping = false;
   const sweep = async () => {
