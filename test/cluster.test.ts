@@ -57,7 +57,8 @@ async function plays(api: Api, playbackId: string, name: string) {
   const masterUrl = info.body.meta.source![0].url;
   assert.ok(masterUrl.startsWith(api.base), `${masterUrl} is served by the instance asked`);
   const master = await (await get(masterUrl)).text();
-  const variant = master.split("\n").find((l) => l && !l.startsWith("#"))!;
+  // A live stream's is a master playlist; a single-rendition asset's may be the media playlist itself.
+  const variant = master.includes("#EXT-X-STREAM-INF") ? master.split("\n").find((l) => l && !l.startsWith("#"))! : masterUrl;
   const mediaUrl = new URL(variant, masterUrl).toString();
   const media = await (await get(mediaUrl)).text();
   const segment = media.split("\n").filter((l) => l && !l.startsWith("#")).at(-1)!;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { mediaNodes, sessions } from "@/db/schema";
 import { config } from "@/lib/config";
@@ -43,21 +43,28 @@ export async function nodeBeat(beat: NodeBeat): Promise<NodeBeatReply> {
 
 const lostAfterMs = () => config().NODE_LOST_AFTER_S * 1000;
 
-/** Nodes that heartbeat, least loaded first (CPU, then sessions per core). */
+/** A node is healthy while it heartbeats and nobody declared it lost. */
+export function nodeState(node: Pick<MediaNodeRow, "lostAt" | "lastHeartbeatAt">, now: number, lostAfterMs: number): MediaNode["state"] {
+  return node.lostAt === null && node.lastHeartbeatAt >= now - lostAfterMs ? "healthy" : "lost";
+}
+
+/** Where the next broadcast should go: healthy nodes, least CPU load first, then fewest sessions per core. */
+export function rankForIngest<N extends MediaNodeRow>(nodes: N[], now: number, lostAfterMs: number): N[] {
+  return nodes
+    .filter((n) => nodeState(n, now, lostAfterMs) === "healthy")
+    .sort((a, b) => a.cpuLoad - b.cpuLoad || a.liveSessions / a.cores - b.liveSessions / b.cores || a.id.localeCompare(b.id));
+}
+
 export async function healthyNodes(): Promise<MediaNodeRow[]> {
-  return db()
-    .select()
-    .from(mediaNodes)
-    .where(and(isNull(mediaNodes.lostAt), sql`${mediaNodes.lastHeartbeatAt} >= ${Date.now() - lostAfterMs()}`))
-    .orderBy(asc(mediaNodes.cpuLoad), asc(sql`${mediaNodes.liveSessions}::float / ${mediaNodes.cores}`), asc(mediaNodes.id));
+  return rankForIngest(await db().select().from(mediaNodes), Date.now(), lostAfterMs());
 }
 
 /** Every node seen, healthy ones first (for the CLI and the dashboard's nodes page). */
 export async function listNodes(): Promise<MediaNode[]> {
-  const cutoff = Date.now() - lostAfterMs();
+  const now = Date.now();
   const rows = await db().select().from(mediaNodes).orderBy(desc(mediaNodes.lastHeartbeatAt));
   return rows
-    .map((n) => ({ ...n, state: (n.lostAt === null && n.lastHeartbeatAt >= cutoff ? "healthy" : "lost") as MediaNode["state"] }))
+    .map((n) => ({ ...n, state: nodeState(n, now, lostAfterMs()) }))
     .sort((a, b) => (a.state === b.state ? 0 : a.state === "healthy" ? -1 : 1));
 }
 

@@ -1,14 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import S3rver from "s3rver";
 import { freePort } from "@/lib/net/free-port";
 import { startAppProcess, type AppProcess } from "../../scripts/app-process";
 import { createScratchDatabase } from "./database";
 import { until } from "./media";
+import { startS3 } from "./s3";
 
 /**
  * Castline as compose.yaml lays it out, as real processes on this machine with no
@@ -39,15 +38,14 @@ export interface Cluster {
 export async function startCluster(opts: { apps: number; nodes: number; env?: Record<string, string> }): Promise<Cluster> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "castline-cluster-"));
   const s3Dir = path.join(root, "s3");
-  const s3 = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: s3Dir, configureBuckets: [{ name: "castline", configs: [] }] });
-  const { port: s3Port } = (await s3.run()) as AddressInfo;
+  const s3 = await startS3(s3Dir);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOST: "127.0.0.1",
     PUBLIC_URL: undefined,
     APP_URL: undefined,
     DATABASE_URL: await createScratchDatabase(),
-    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+    S3_ENDPOINT: s3.url,
     S3_BUCKET: "castline",
     S3_ACCESS_KEY_ID: "S3RVER",
     S3_SECRET_ACCESS_KEY: "S3RVER",
@@ -61,7 +59,7 @@ export async function startCluster(opts: { apps: number; nodes: number; env?: Re
   const stop = async () => {
     await Promise.all(nodes.map((n) => n.stop()));
     await Promise.all(apps.map((a) => a.stop()));
-    await new Promise((r) => s3.close(r));
+    await s3.close();
     fs.rmSync(root, { recursive: true, force: true });
   };
   try {
