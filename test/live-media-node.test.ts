@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { freePort } from "@/lib/net/free-port";
@@ -8,14 +9,15 @@ import { BASE, newAccount } from "./support/client";
 import { publish, rtmpUrl, streamActive, streamIdle, until } from "./support/media";
 
 test("`npm run media` as the README shows it adds a media node that takes broadcasts", async () => {
-  const dataDir = process.env.DATA_DIR!;
   const port = await freePort();
-  // README: APP_URL=http://<app-host>:3000 MEDIA_SECRET=<the app's> DATA_DIR=<shared with the app> npm run media
+  // README: APP_URL=http://<app-host>:3000 MEDIA_SECRET=<the app's> MEDIA_PUBLIC_HOST=<this host> npm run media
+  // Its own DATA_DIR (scratch) and no S3_*: its media reaches the app's store through the app.
   const env = {
     ...process.env,
     APP_URL: BASE,
-    MEDIA_SECRET: fs.readFileSync(path.join(dataDir, "media-secret"), "utf8").trim(),
-    DATA_DIR: dataDir,
+    MEDIA_SECRET: fs.readFileSync(path.join(process.env.DATA_DIR!, "media-secret"), "utf8").trim(),
+    MEDIA_PUBLIC_HOST: "127.0.0.1",
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "castline-node-")),
     RTMP_PORT: String(port),
   };
   // its own process group, stopped as Ctrl-C in a terminal stops it
@@ -33,6 +35,8 @@ test("`npm run media` as the README shows it adds a media node that takes broadc
     assert.match(output, /RTMP on/, output);
     broadcaster = publish(rtmpUrl(stream.streamKey, port));
     await streamActive(api, stream.id);
+    const ingests = (await api.get("ingest")).body.map((i: { ingest: string }) => i.ingest);
+    assert.ok(ingests.includes(`rtmp://127.0.0.1:${port}/live`), `the node is listed for encoders: ${ingests}`);
     const playback = (await api.get(`playback/${stream.playbackId}`)).body;
     assert.equal((await fetch(playback.meta.source[0].url)).status, 200, "the broadcast plays");
 
@@ -40,6 +44,8 @@ test("`npm run media` as the README shows it adds a media node that takes broadc
     // npm passes Ctrl-C on and then ends by it; the node ends its broadcasts first (the stream goes idle)
     assert.ok(["0", "SIGINT"].includes(await exited), output);
     await streamIdle(api, stream.id);
+    const after = (await api.get("ingest")).body.map((i: { ingest: string }) => i.ingest);
+    assert.ok(!after.includes(`rtmp://127.0.0.1:${port}/live`), "a node that stopped leaves the list at once");
     assert.throws(() => process.kill(-node.pid!, 0), { code: "ESRCH" }, "no process of the node is left");
   } finally {
     await broadcaster?.stop();
