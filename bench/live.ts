@@ -164,6 +164,7 @@ async function capacity(env: NodeJS.ProcessEnv, key: string) {
   const source = path.join(dir, "src.flv");
   timed(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine", "-t", "30", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "60", "-b:v", "3000k", "-c:a", "aac", "-f", "flv", "-y", source]);
   const rtmpPort = await freePort();
+  fs.mkdirSync(path.join(dir, "app"));
   const app = await startAppProcess({ ...env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: path.join(dir, "app"), RTMP_PORT: String(rtmpPort), RTMP_HOST: "127.0.0.1" });
   const renditions = CAPACITY_LADDER.length;
   const results: { n: number; minRtf: number; cpuPerBroadcast: number }[] = [];
@@ -197,6 +198,13 @@ async function capacity(env: NodeJS.ProcessEnv, key: string) {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   return results;
+}
+
+export async function benchCapacity(ctx: { env: NodeJS.ProcessEnv; key: string }) {
+  console.log(`\nCapacity of one media node (${os.cpus().length} cores), ladder source copy + ${CAPACITY_LADDER.map((p) => p.name).join(" + ")} (x264 veryfast), 720p30 sources:`);
+  for (const r of await capacity(ctx.env, ctx.key)) {
+    console.log(`  ${r.n} broadcast(s): slowest session at ${r.minRtf.toFixed(2)}x real time; ffmpeg CPU ${r.cpuPerBroadcast.toFixed(2)} cores per broadcast`);
+  }
 }
 
 function timed(args: string[]) {
@@ -240,10 +248,7 @@ export async function benchLive(ctx: { env: NodeJS.ProcessEnv; key: string }) {
         `glass-to-glass (hls.js, median of ${r.samples}) ${(r.glassToGlass / 1000).toFixed(2)} s`,
     );
   }
-  console.log(`capacity of one media node (${os.cpus().length} cores), ladder source copy + ${CAPACITY_LADDER.map((p) => p.name).join(" + ")} (x264 veryfast), 720p30 sources:`);
-  for (const r of await capacity(ctx.env, ctx.key)) {
-    console.log(`  ${r.n} broadcast(s): slowest session at ${r.minRtf.toFixed(2)}x real time; ffmpeg CPU ${r.cpuPerBroadcast.toFixed(2)} cores per broadcast`);
-  }
+  await benchCapacity(ctx);
   const l = ladderSpeed();
   console.log(
     `ladder real-time factor on ${l.seconds} s of 720p30: ours ${l.oursRtf.toFixed(2)}x, bare ffmpeg ${l.bareRtf.toFixed(2)}x, overhead ratio ${l.overhead.toFixed(3)}`,

@@ -11,7 +11,7 @@ import { buildIfNeeded } from "../scripts/build-if-needed";
 import { benchApi } from "./api";
 import { benchIpfs } from "./ipfs";
 import { benchJobs } from "./jobs";
-import { benchLive } from "./live";
+import { benchCapacity, benchLive } from "./live";
 import { benchOrigin } from "./origin";
 import { startS3App, type S3App } from "./s3-app";
 import { benchUpload } from "./upload";
@@ -43,7 +43,9 @@ async function main() {
     if (wanted("origin")) await benchOrigin({ appUrl: app.url, key, s3App: s3App! });
     if (wanted("upload")) await benchUpload({ appUrl: app.url, key, dataDir, s3App: s3App! });
     if (wanted("ipfs")) await benchIpfs();
-    if (wanted("live")) await benchLive({ env: { ...env, DATABASE_URL: process.env.DATABASE_URL, MEDIA_NODE: "true" }, key });
+    const liveEnv = { env: { ...env, DATABASE_URL: process.env.DATABASE_URL, MEDIA_NODE: "true" }, key };
+    if (wanted("live")) await benchLive(liveEnv);
+    else if (wanted("capacity")) await benchCapacity(liveEnv);
   } finally {
     await s3App?.stop();
     await app.stop();

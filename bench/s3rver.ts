@@ -1,6 +1,4 @@
-import type { AddressInfo } from "node:net";
-import S3rver from "s3rver";
+import { startS3 } from "../test/support/s3";
 
 /** A test S3 (bucket "castline", objects under the folder given) in a process of its own; prints its URL. */
-const s3 = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: process.argv[2], configureBuckets: [{ name: "castline", configs: [] }] });
-s3.run().then((address) => console.log(`listening on http://127.0.0.1:${(address as AddressInfo).port}`));
+startS3(process.argv[2]).then((s3) => console.log(`listening on ${s3.url}`));

@@ -3,15 +3,12 @@ import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { after, before, describe, test } from "node:test";
-import { startAppProcess, type AppProcess } from "../scripts/app-process";
 import { Api, call, newAccount } from "./support/client";
-import { createScratchDatabase } from "./support/database";
+import { startCluster, type Cluster } from "./support/cluster";
 import { startReceiver } from "./support/receiver";
-import { startS3 } from "./support/s3";
 import { digestOf, makeMedia, putFile, settled, tmpDir } from "./support/vod";
 
 /**
@@ -26,37 +23,14 @@ const exec = promisify(execFile);
 const tusHeaders = { "tus-resumable": "1.0.0" };
 const MiB = 1024 * 1024;
 
-let s3: Awaited<ReturnType<typeof startS3>>;
-const instances: { app: AppProcess; dataDir: string }[] = [];
-const url = (i: number) => instances[i].app.url;
+let cluster: Cluster;
+const url = (i: number) => cluster.apps[i].url;
 
 before(async () => {
-  s3 = await startS3(path.join(tmp, "s3"));
-  const shared = {
-    ...process.env,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    MEDIA_NODE: "false",
-    PUBLIC_URL: undefined,
-    APP_URL: undefined,
-    ALLOW_PRIVATE_URLS: "true",
-    DATABASE_URL: await createScratchDatabase(),
-    S3_ENDPOINT: s3.url,
-    S3_BUCKET: "castline",
-    S3_ACCESS_KEY_ID: "S3RVER",
-    S3_SECRET_ACCESS_KEY: "S3RVER",
-    AUTH_SECRET: randomBytes(36).toString("base64url"),
-    MEDIA_SECRET: randomBytes(36).toString("base64url"),
-  };
-  const dataDirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), "castline-instance-")));
-  const apps = await Promise.all(dataDirs.map((dataDir) => startAppProcess({ ...shared, DATA_DIR: dataDir })));
-  apps.forEach((app, i) => instances.push({ app, dataDir: dataDirs[i] }));
+  cluster = await startCluster({ apps: 2, nodes: 0 });
 });
 
-after(async () => {
-  await Promise.all(instances.map(({ app }) => app.stop()));
-  await s3?.close();
-});
+after(() => cluster?.stop());
 
 /** A 13 MB H.264/AAC file: more than S3's 5 MiB part minimum on either side of the half. */
 async function bigMedia() {
@@ -150,8 +124,8 @@ describe("several app instances, no shared disk", () => {
     const first = await patch(on(0, upload), 0, bytes.subarray(0, half));
     assert.ok("status" in first && first.status === 204, JSON.stringify(first));
     assert.equal(await tusOffset(on(1, upload)), half, "instance 2 sees what instance 1 received");
-    assert.deepEqual(localFilesOf(instances[0].dataDir, upload), [], "no tus parts on instance 1's disk");
-    const inBucket = await (await fetch(`${s3.url}/castline?list-type=2&prefix=tus/`)).text();
+    assert.deepEqual(localFilesOf(cluster.appDataDirs[0], upload), [], "no tus parts on instance 1's disk");
+    const inBucket = await (await fetch(`${cluster.env.S3_ENDPOINT}/castline?list-type=2&prefix=tus/`)).text();
     assert.ok(inBucket.includes(asset.id), "the parts are in the bucket");
 
     const rest = await patch(on(1, upload), half, bytes.subarray(half));
@@ -163,9 +137,9 @@ describe("several app instances, no shared disk", () => {
     await playsThrough(1, ready.playbackId);
     assert.equal(await downloadedMd5(api, asset.id, 0), digestOf(file).md5);
     // The finished upload's parts are gone from the bucket, and were never on either disk.
-    const left = await (await fetch(`${s3.url}/castline?list-type=2&prefix=tus/`)).text();
+    const left = await (await fetch(`${cluster.env.S3_ENDPOINT}/castline?list-type=2&prefix=tus/`)).text();
     assert.ok(!left.includes(asset.id), left);
-    for (const { dataDir } of instances) assert.deepEqual(localFilesOf(dataDir, upload), []);
+    for (const dataDir of cluster.appDataDirs) assert.deepEqual(localFilesOf(dataDir, upload), []);
   });
 
   test("two PATCHes of one upload on two instances at once: one waits or is refused, and the file comes out whole", async () => {
