@@ -13,6 +13,7 @@ import {
   ListChecksIcon,
   LogOutIcon,
   MenuIcon,
+  ServerIcon,
   ShareIcon,
   VideoIcon,
   WebhookIcon,
@@ -31,6 +32,7 @@ const NAV: { heading: string; items: NavItem[] }[] = [
     items: [
       { href: "/streams", label: "Streams", icon: VideoIcon },
       { href: "/targets", label: "Multistream targets", icon: ShareIcon },
+      { href: "/nodes", label: "Media nodes", icon: ServerIcon },
     ],
   },
   {

@@ -1,11 +1,12 @@
 "use client";
 
+import Link from "next/link";
 import { PlayerLink, WatchAndShareCard } from "@/components/player/watch-and-share";
 import { Badge, StreamStatus } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyField } from "@/components/ui/copy";
 import { DangerZone, DetailColumns, DetailHeader, DetailPage, DetailsCard, LabeledValue } from "@/components/ui/detail-page";
-import { BroadcastIcon, ExternalLinkIcon, LayersIcon, PauseIcon } from "@/components/ui/icons";
+import { AlertIcon, BroadcastIcon, ExternalLinkIcon, LayersIcon, PauseIcon } from "@/components/ui/icons";
 import { Switch } from "@/components/ui/switch";
 import { EmptyState, FormErrors, LoadingState } from "@/components/ui/states";
 import { formatBitrate, formatDateTime, formatDuration, timeAgo } from "@/lib/client/format";
@@ -87,8 +88,8 @@ function ConnectCard({ stream }: { stream: Stream }) {
         description="Point OBS or any RTMP encoder here. In OBS: Settings → Stream → Service “Custom…”."
       />
       <CardBody className="space-y-4">
-        <LabeledValue label="RTMP ingest URL" hint="OBS calls this “Server”.">
-          <CopyField value={ingest} label="RTMP ingest URL" testId="ingest-url" />
+        <LabeledValue label="RTMP ingest URL" hint={ingest === null ? undefined : "OBS calls this “Server”."}>
+          {ingest === null ? <NoMediaNode /> : <CopyField value={ingest ?? ""} label="RTMP ingest URL" testId="ingest-url" />}
         </LabeledValue>
         {stream.streamKey && (
           <LabeledValue label="Stream key" hint="Anyone with this key can broadcast on your stream: keep it private.">
@@ -97,6 +98,22 @@ function ConnectCard({ stream }: { stream: Stream }) {
         )}
       </CardBody>
     </Card>
+  );
+}
+
+/** Without a healthy media node there is nowhere to publish: say so rather than show an empty URL. */
+function NoMediaNode() {
+  return (
+    <div role="status" className="flex items-start gap-2.5 rounded-lg bg-amber-50 px-3.5 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
+      <AlertIcon className="mt-0.5 size-4 shrink-0 text-amber-600" />
+      <p>
+        <strong className="font-semibold">No media node is available right now.</strong> Encoders cannot connect until one
+        is running; the URL shows here as soon as one is.{" "}
+        <Link href="/nodes" className="font-medium text-amber-900 underline underline-offset-2 hover:text-amber-700">
+          See media nodes
+        </Link>
+      </p>
+    </div>
   );
 }
 

@@ -21,6 +21,13 @@ export function timeAgo(ms: number, now = Date.now()): string {
   return "just now";
 }
 
+/** Under a minute, to the second ("12 seconds ago"): a heartbeat's age tells whether what sends it is alive. */
+export function secondsAgo(ms: number, now = Date.now()): string {
+  const seconds = Math.round((now - ms) / 1000);
+  // Clocks of two machines differ a little: never "in 2 seconds".
+  return seconds < 60 ? relative.format(-Math.max(0, seconds), "second") : timeAgo(ms, now);
+}
+
 export const formatDateTime = (ms: number) => absolute.format(ms);
 
 export function formatBitrate(bps: number): string {

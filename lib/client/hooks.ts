@@ -3,6 +3,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
 import type { ApiKey, ApiKeyCreated } from "@/lib/api-keys/schema";
+import type { MediaNode } from "@/lib/live/schema";
 import type { Session } from "@/lib/sessions/schema";
 import type { Profile, Stream, StreamPatch } from "@/lib/streams/schema";
 import type { Target, TargetPatch } from "@/lib/targets/schema";
@@ -22,6 +23,7 @@ const keys = {
   webhooks: ["webhooks"] as const,
   webhook: (id: string) => ["webhooks", id] as const,
   deliveries: (id: string) => ["webhooks", id, "deliveries"] as const,
+  mediaNodes: ["media-nodes"] as const,
 };
 
 const enc = encodeURIComponent;
@@ -293,5 +295,19 @@ export function useResendDelivery(webhookId: string) {
   return useMutation({
     mutationFn: (deliveryId: string) =>
       api<QueuedDelivery>(`/api/webhook/${enc(webhookId)}/log/${enc(deliveryId)}/resend`, "POST"),
+  });
+}
+
+// ---- media nodes
+
+/** Nodes heartbeat every 2 s: the page follows load, sessions and a node going quiet closely. */
+const NODE_POLL_MS = 5_000;
+
+/** The deployment's media nodes, healthy ones first (the API's order). */
+export function useMediaNodes() {
+  return useQuery({
+    queryKey: keys.mediaNodes,
+    queryFn: () => api<MediaNode[]>("/api/media-node"),
+    refetchInterval: NODE_POLL_MS,
   });
 }

@@ -1,0 +1,156 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { ProgressBar } from "@/components/assets/progress-bar";
+import { Badge } from "@/components/ui/badge";
+import { CopyField } from "@/components/ui/copy";
+import { cx } from "@/components/ui/cx";
+import { ServerIcon } from "@/components/ui/icons";
+import { ListCount, ListPage, RowIcon } from "@/components/ui/list-page";
+import { TimeAgo } from "@/components/ui/time-ago";
+import { formatDateTime, secondsAgo } from "@/lib/client/format";
+import { useMediaNodes } from "@/lib/client/hooks";
+import { useHostname } from "@/lib/client/location";
+import type { MediaNode } from "@/lib/live/schema";
+
+/** node · state · ingest URL · sessions · CPU load · last heartbeat */
+const COLUMNS = "minmax(0,0.85fr) 5rem minmax(0,1.5fr) 4.5rem 7.5rem 8rem";
+
+const command = (text: string) => <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-700">{text}</code>;
+
+export function NodesView() {
+  const nodes = useMediaNodes();
+  const lost = nodes.data?.filter((n) => n.state === "lost").length ?? 0;
+
+  return (
+    <ListPage
+      title="Media nodes"
+      description="The processes that take RTMP broadcasts and transcode them. Encoders are sent to the least-loaded healthy node; a node that stops heartbeating is marked lost and its broadcasts end."
+      query={nodes}
+      items={nodes.data}
+      loadingRows={2}
+      empty={{
+        icon: <ServerIcon className="size-6" />,
+        title: "No media nodes",
+        description: (
+          <>
+            No media node has registered. {command("npm start")} runs one; add more with {command("npm run media")} (see{" "}
+            {command("docs/scaling.md")}).
+          </>
+        ),
+      }}
+    >
+      {(items) => (
+        <>
+          <ListCount count={items.length} more={false} noun="node">
+            {lost > 0 ? <span className="font-medium text-red-700">{lost} lost</span> : <span>all healthy</span>}
+          </ListCount>
+          <div className="overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200 xl:grid xl:gap-x-4" style={{ gridTemplateColumns: COLUMNS }}>
+            <div
+              aria-hidden="true"
+              className="hidden border-b border-zinc-100 bg-zinc-50/60 px-5 py-2.5 text-xs font-medium text-zinc-500 xl:col-span-full xl:grid xl:grid-cols-subgrid"
+            >
+              <span>Node</span>
+              <span>State</span>
+              <span>Ingest URL</span>
+              <span>Sessions</span>
+              <span>CPU load</span>
+              <span className="whitespace-nowrap">Last heartbeat</span>
+            </div>
+            <ul aria-label="Media nodes" className="divide-y divide-zinc-100 xl:col-span-full xl:grid xl:grid-cols-subgrid">
+              {items.map((node) => (
+                <NodeRow key={node.id} node={node} />
+              ))}
+            </ul>
+          </div>
+        </>
+      )}
+    </ListPage>
+  );
+}
+
+/** A card on phones and narrow screens (head, ingest URL, then three figures); a row of the table on wide ones. */
+function NodeRow({ node }: { node: MediaNode }) {
+  const host = useHostname();
+  // As GET /api/ingest says: a node without its own public host is reached at this deployment's host.
+  const ingest = node.ingestUrl ?? `rtmp://${host}:${node.rtmpPort}/live`;
+  const healthy = node.state === "healthy";
+
+  return (
+    <li
+      data-testid="media-node"
+      className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-3 px-4 py-4 sm:px-5 xl:col-span-full xl:grid-cols-subgrid xl:py-3.5"
+    >
+      <div className="flex min-w-0 items-center gap-3">
+        <RowIcon icon={ServerIcon} colors={healthy ? "bg-emerald-50 text-emerald-600" : "bg-red-50 text-red-600"} />
+        <div className="min-w-0">
+          <p className="truncate font-mono text-[13px] font-medium text-zinc-900" title={node.id}>
+            {node.id}
+          </p>
+          <p className="truncate text-xs text-zinc-500">
+            Started <TimeAgo at={node.startedAt} />
+          </p>
+        </div>
+      </div>
+      <div className="justify-self-end xl:justify-self-start">
+        <NodeStateBadge node={node} />
+      </div>
+      <div className="col-span-2 min-w-0 xl:col-span-1">
+        <span className="sr-only">Ingest URL</span>
+        <CopyField value={ingest} label={`ingest URL of ${node.id}`} testId="node-ingest-url" />
+      </div>
+      <div className="col-span-2 grid grid-cols-3 gap-x-4 xl:contents">
+        <Figure label="Live sessions">
+          <span className="text-sm font-medium tabular-nums text-zinc-900">{node.liveSessions}</span>
+        </Figure>
+        <Figure label="CPU load">
+          <CpuLoad node={node} />
+        </Figure>
+        <Figure label="Last heartbeat">
+          <span data-testid="node-heartbeat" title={formatDateTime(node.lastHeartbeatAt)} className={cx("text-sm xl:whitespace-nowrap", healthy ? "text-zinc-600" : "font-medium text-red-700")}>
+            {secondsAgo(node.lastHeartbeatAt)}
+          </span>
+        </Figure>
+      </div>
+    </li>
+  );
+}
+
+/** A figure of a node: labelled above it on cards; the table's header names it on wide screens (the label stays for screen readers). */
+function Figure({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <p className="mb-1 text-xs text-zinc-500 xl:sr-only">{label}</p>
+      {children}
+    </div>
+  );
+}
+
+function NodeStateBadge({ node }: { node: MediaNode }) {
+  const healthy = node.state === "healthy";
+  return (
+    <span title={node.lostAt ? `Lost ${formatDateTime(node.lostAt)}` : undefined}>
+      <Badge tone={healthy ? "green" : "red"} className="whitespace-nowrap capitalize">
+        <span className={cx("size-1.5 rounded-full", healthy ? "bg-emerald-500" : "bg-red-500")} aria-hidden="true" />
+        {node.state}
+      </Badge>
+    </span>
+  );
+}
+
+/** The one-minute load per core as a share of the node's cores: past 100 % broadcasts queue for CPU. */
+function CpuLoad({ node }: { node: MediaNode }) {
+  const load = node.cpuLoad;
+  const tone = load >= 0.9 ? "red" : load >= 0.7 ? "amber" : "green";
+  return (
+    <div className="min-w-0">
+      <div className="flex items-baseline justify-between gap-2 text-xs">
+        <span className="font-medium tabular-nums text-zinc-900">{Math.round(load * 100)}%</span>
+        <span className="text-zinc-500">
+          {node.cores} {node.cores === 1 ? "core" : "cores"}
+        </span>
+      </div>
+      <ProgressBar value={load} tone={tone} label={`CPU load of ${node.id}`} className="mt-1" />
+    </div>
+  );
+}
