@@ -55,7 +55,8 @@ async function api(appUrl: string, key: string, method: string, p: string, body?
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return res.json();
+  const text = await res.text();
+  return text ? JSON.parse(text) : undefined;
 }
 
 /** Live media in a bucket: a test S3 (s3rver) in a process of its own, and the settings that point at it. */

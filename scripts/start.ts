@@ -87,9 +87,10 @@ async function main() {
     console.log(`${signal}: shutting down`);
     stopUploadSweeper();
     stopNodeWatch();
+    // Children first, while this server still answers: the media node reports its broadcasts' end and leaves the registry.
+    await Promise.all(children.map((c) => c.stop()));
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    await Promise.all(children.map((c) => c.stop()));
     await driver?.stop();
     await closeDb();
     await stopDatabase();

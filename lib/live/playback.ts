@@ -25,7 +25,7 @@ export async function streamForPlayback(playbackId: string) {
 }
 
 /** A small object of the store as text, or undefined when it is not there. */
-async function readText(key: string): Promise<string | undefined> {
+export async function readText(key: string): Promise<string | undefined> {
   try {
     return await text(await objects().read(key));
   } catch {

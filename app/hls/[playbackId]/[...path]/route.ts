@@ -1,5 +1,5 @@
 import { CONTENT_TYPES, IMMUTABLE, LIVE_PLAYLIST, notFoundResponse, objectResponse, textResponse } from "@/lib/api/files";
-import { liveFileKey, liveMasterPlaylist, liveSessionFor, SAFE_NAME, sessionOfPlayback } from "@/lib/live/playback";
+import { liveFileKey, liveMasterPlaylist, liveSessionFor, readText, SAFE_NAME, sessionOfPlayback } from "@/lib/live/playback";
 
 /**
  * Live HLS of a stream, by playback id (no auth, CORS open), from the object
@@ -20,9 +20,13 @@ export async function GET(req: Request, ctx: { params: Promise<{ playbackId: str
   if (parts.length !== 4 || !/^\d+$/.test(parts[1])) return notFoundResponse();
   const [sessionId, epoch, variant, file] = parts;
   if (!(await sessionOfPlayback(playbackId, sessionId))) return notFoundResponse();
-  return objectResponse(liveFileKey(sessionId, Number(epoch), variant, file), req, {
-    cacheControl: file.endsWith(".m3u8") ? LIVE_PLAYLIST : IMMUTABLE,
-  });
+  const key = liveFileKey(sessionId, Number(epoch), variant, file);
+  if (file.endsWith(".m3u8")) {
+    // One read of the store, not a stat and a read: players poll this every segment.
+    const playlist = await readText(key);
+    return playlist ? textResponse(playlist, CONTENT_TYPES.m3u8, LIVE_PLAYLIST) : notFoundResponse();
+  }
+  return objectResponse(key, req, { cacheControl: IMMUTABLE });
 }
 
 export const HEAD = GET;
