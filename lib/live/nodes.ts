@@ -42,6 +42,7 @@ export async function nodeBeat(beat: NodeBeat): Promise<NodeBeatReply> {
 }
 
 const lostAfterMs = () => config().NODE_LOST_AFTER_S * 1000;
+const FORGET_LOST_AFTER_MS = 24 * 3600_000;
 
 /** A node is healthy while it heartbeats and nobody declared it lost. */
 export function nodeState(node: Pick<MediaNodeRow, "lostAt" | "lastHeartbeatAt">, now: number, lostAfterMs: number): MediaNode["state"] {
@@ -81,6 +82,8 @@ export async function sweepLostNodes(now = Date.now()): Promise<string[]> {
     .where(and(isNull(mediaNodes.lostAt), lt(mediaNodes.lastHeartbeatAt, cutoff)))
     .returning({ id: mediaNodes.id });
   if (lost.length) console.error(`[nodes] lost: ${lost.map((n) => n.id).join(", ")}`);
+  // A node lost a day ago is not coming back under its id (ids carry the process): forget it.
+  await db().delete(mediaNodes).where(lt(mediaNodes.lostAt, now - FORGET_LOST_AFTER_MS));
   const stale = await db()
     .select({ id: sessions.id })
     .from(sessions)
