@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { IngestHealth } from "@/lib/live/schema";
+import type { TranscodeProfile } from "@/lib/assets/schema";
 import type { Profile, TargetRef } from "@/lib/streams/schema";
 import {
   bigint,
@@ -164,7 +165,22 @@ export interface AssetFilesRow {
   source?: string;
   /** Folder of the HLS packaging: <hls>/index.m3u8 and its segments. */
   hls?: string;
+  /**
+   * The remux's media playlist (<hls>/source.m3u8). Set: <hls>/index.m3u8 is a master the app
+   * builds from the asset's renditions. Unset (assets made before renditions): it is the remux.
+   */
+  hlsSource?: string;
   thumbnail?: string;
+  /** The seek-preview track: a WebVTT file naming tiles of sprite sheets beside it. */
+  thumbnailsVtt?: string;
+}
+
+/** What the asset's renditions were asked to be (request-upload, import); none: the default ladder. */
+export interface AssetTranscodeRow {
+  profiles?: TranscodeProfile[];
+  staticMp4?: boolean;
+  /** The transcode-file task, once the ladder is planned. */
+  taskId?: string;
 }
 
 export interface WebhookFailureRow {
@@ -231,6 +247,7 @@ export const assets = pgTable(
     /** status.storage in the API: where exports stand (IPFS: the last task and its CIDs). */
     storageStatus: jsonb("storage_status").$type<Record<string, unknown>>(),
     files: jsonb("files").$type<AssetFilesRow>(),
+    transcode: jsonb("transcode").$type<AssetTranscodeRow>(),
     createdAt: createdAt(),
     /** DELETE hides the asset from the API; its playback and download URLs keep working. */
     deletedAt: ms("deleted_at"),
@@ -240,6 +257,61 @@ export const assets = pgTable(
     uploadLeaseUntil: ms("upload_lease_until"),
   },
   (t) => [index("assets_user_idx").on(t.userId, t.createdAt, t.id), index("assets_upload_lease_idx").on(t.uploadLeaseUntil)],
+);
+
+/**
+ * One rung of an asset's ABR ladder. Its chunks are transcoded as separate jobs, on any
+ * worker; the one finishing the last chunk publishes the rendition (its playlist, an MP4).
+ */
+export const assetRenditions = pgTable(
+  "asset_renditions",
+  {
+    assetId: text("asset_id").notNull().references(() => assets.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Place in the ladder, tallest first. */
+    position: integer("position").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    /** Bits per second asked of the encoder. */
+    bitrate: integer("bitrate").notNull(),
+    fps: doublePrecision("fps").notNull(),
+    quality: integer("quality"),
+    gop: doublePrecision("gop"),
+    h264Profile: text("h264_profile"),
+    chunks: integer("chunks").notNull(),
+    chunksDone: integer("chunks_done").notNull().default(0),
+    /** transcoding, ready or failed. */
+    phase: text("phase").notNull(),
+    errorMessage: text("error_message"),
+    /** Once ready: measured peak and average bits per second, and RFC 6381 codecs, for the master playlist. */
+    bandwidth: integer("bandwidth"),
+    averageBandwidth: integer("average_bandwidth"),
+    codecs: text("codecs"),
+    /** Once its static MP4 is stored: the object key and its size. */
+    mp4Key: text("mp4_key"),
+    mp4Size: bigint("mp4_size", { mode: "number" }),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.assetId, t.name] })],
+);
+
+/** One chunk of one rendition: a time range of the source, transcoded into HLS segments. */
+export const transcodeChunks = pgTable(
+  "transcode_chunks",
+  {
+    assetId: text("asset_id").notNull().references(() => assets.id, { onDelete: "cascade" }),
+    rendition: text("rendition").notNull(),
+    index: integer("index").notNull(),
+    /** Seconds into the source. */
+    start: doublePrecision("start").notNull(),
+    duration: doublePrecision("duration").notNull(),
+    /** Once done: its segments in order, file names under the rendition's folder. */
+    segments: jsonb("segments").$type<{ file: string; duration: number; size: number }[]>(),
+    /** The job worker that did it (hostname/pid), and when. */
+    worker: text("worker"),
+    doneAt: ms("done_at"),
+  },
+  (t) => [primaryKey({ columns: [t.assetId, t.rendition, t.index] })],
 );
 
 export const tasks = pgTable(

@@ -13,6 +13,11 @@ export const assetSourceStored = eventType("asset/source.stored", {
   schema: z.object({ assetId: z.string(), taskId: z.string().optional() }),
 });
 
+/** One chunk of one rendition of an asset's ABR ladder to transcode (lib/assets/renditions.ts plans them). */
+export const renditionChunkRequested = eventType("asset/rendition-chunk.requested", {
+  schema: z.object({ assetId: z.string(), rendition: z.string(), index: z.number().int().min(0) }),
+});
+
 /** An upload URL pre-signed by S3 was handed out: watch the bucket for the object until it expires. */
 export const assetUploadAwaited = eventType("asset/upload.awaited", {
   schema: z.object({ assetId: z.string(), taskId: z.string(), expiresAt: z.number() }),

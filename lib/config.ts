@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -52,6 +53,16 @@ const ConfigSchema = z.object({
   MEDIA_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   APP_URL: z.url({ message: "must be the URL where media nodes reach the app, e.g. http://10.0.0.5:3000" }).optional(),
   FFMPEG_PATH: z.string().min(1).default("ffmpeg"),
+  /**
+   * VOD renditions: seconds of source per transcode job (a whole number of 4 s segments).
+   * Shorter chunks spread an asset over more workers and lose less to a crash, but each
+   * costs an ffmpeg start, a seek and an encoder warm-up (docs/scaling.md has the figures).
+   */
+  TRANSCODE_CHUNK_S: z.coerce.number().int().min(4).max(600).multipleOf(4, "must be a multiple of 4 (the segment length)").default(20),
+  /** Chunks a job worker transcodes at once (each ffmpeg uses every core; default: the cores). */
+  TRANSCODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(os.availableParallelism()),
+  /** x264 preset of VOD renditions: slower presets make smaller files for more CPU. */
+  TRANSCODE_PRESET: z.enum(["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow"]).default("veryfast"),
   /** Origin of asset download URLs ({CDN_URL}/asset/<playbackId>/video); the app serves them itself. */
   CDN_URL: z.url({ message: "must be an absolute URL such as https://cdn.example.com" }).optional(),
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(10 * 1024 ** 3),

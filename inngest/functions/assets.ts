@@ -1,7 +1,9 @@
 import { exportToIpfs, exportToUrl, type ExportRequest } from "@/lib/assets/export";
 import { downloadSource, SourceRejected } from "@/lib/assets/import";
 import { failAsset, inspectSource, makePlayable } from "@/lib/assets/pipeline";
+import { startRenditions } from "@/lib/assets/renditions";
 import { claimUpload } from "@/lib/assets/service";
+import { storeSeekThumbnails } from "@/lib/assets/transcode";
 import { startProcessing, watchForUpload } from "@/lib/assets/upload";
 import { newId } from "@/lib/ids";
 import { unseal } from "@/lib/secrets";
@@ -23,7 +25,10 @@ async function processSteps(step: Step, { assetId, taskId }: AssetJob, inspected
     return { ready: false, reason: inspection.reason };
   }
   await step.run("make it playable", () => makePlayable(assetId, taskId));
-  return { ready: true };
+  // Playable now; the ABR ladder is made by chunk jobs on every worker, the seek previews here meanwhile.
+  const chunks = await step.run("start the renditions", () => startRenditions(assetId));
+  await step.run("make the seek thumbnails", () => storeSeekThumbnails(assetId));
+  return { ready: true, chunks };
 }
 
 /** A source is in the store (an upload, a recording): make it an asset. */

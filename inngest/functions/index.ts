@@ -1,6 +1,7 @@
 import type { InngestFunction } from "inngest";
 import { awaitUpload, exportAsset, importAsset, processAsset } from "./assets";
 import { finalizeRecording } from "./recordings";
+import { transcodeRenditionChunk } from "./renditions";
 import { deliverWebhook } from "./webhooks";
 
 /**
@@ -15,4 +16,5 @@ export const functions: InngestFunction.Any[] = [
   importAsset,
   awaitUpload,
   exportAsset,
+  transcodeRenditionChunk,
 ];

@@ -3,3 +3,9 @@ export const sourceKey = (assetId: string) => `assets/${assetId}/source`;
 export const hlsPrefix = (assetId: string) => `assets/${assetId}/hls`;
 export const thumbnailKey = (assetId: string) => `assets/${assetId}/thumbnail.jpg`;
 export const metadataKey = (assetId: string) => `assets/${assetId}/metadata.json`;
+/** The remux of the source (no re-encode), playable first; its segments are beside it. */
+export const hlsSourceKey = (assetId: string) => `${hlsPrefix(assetId)}/source.m3u8`;
+/** A rendition's playlist and segments. */
+export const renditionKey = (assetId: string, rendition: string, file: string) => `${hlsPrefix(assetId)}/${rendition}/${file}`;
+export const mp4Key = (assetId: string, rendition: string) => `assets/${assetId}/mp4/${rendition}.mp4`;
+export const thumbnailsPrefix = (assetId: string) => `assets/${assetId}/thumbnails`;

@@ -4,12 +4,12 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { config } from "@/lib/config";
-import { runFfmpeg } from "@/lib/media/ffmpeg";
+import { ffmpeg } from "@/lib/media/ffmpeg";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";
 import { hashList, Hasher, type Digest } from "./hashing";
 import { inspectMedia, MediaRejected } from "./inspect";
-import { hlsPrefix, metadataKey, sourceKey, thumbnailKey } from "./keys";
+import { hlsPrefix, hlsSourceKey, metadataKey, sourceKey, thumbnailKey } from "./keys";
 import type { VideoSpec } from "./schema";
 import { assetById, updateAsset } from "./service";
 
@@ -17,7 +17,8 @@ import { assetById, updateAsset } from "./service";
  * The asset pipeline, one function per durable step: store the source (hashing
  * it on the way in), inspect it (ffprobe: accept or reject), make it playable
  * (HLS by remuxing, no re-encode, plus a thumbnail). Each step can run again
- * after a crash and ends in the same state.
+ * after a crash and ends in the same state. The ABR ladder follows once the asset
+ * is playable (lib/assets/renditions.ts, lib/assets/transcode.ts).
  */
 
 /** Streams a source file into the store under the asset, hashing and counting it as it passes. */
@@ -83,7 +84,7 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
       ffmpeg([
         "-i", input, "-map", "0:v:0", "-map", "0:a:0?", "-c", "copy",
         "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
-        "-hls_segment_filename", path.join(work, "seg_%05d.ts"), path.join(work, "index.m3u8"),
+        "-hls_segment_filename", path.join(work, "seg_%05d.ts"), path.join(work, "source.m3u8"),
       ]),
       ffmpeg([
         "-ss", String(Math.min(1, duration / 2)), "-i", input,
@@ -92,7 +93,7 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
     ]);
     const files = (await fs.promises.readdir(work)).filter((f) => f.endsWith(".ts")).sort();
     // Segments first, the playlist last: a playlist in the store always has its segments.
-    for (const file of [...files, "index.m3u8"]) {
+    for (const file of [...files, "source.m3u8"]) {
       await store.write(`${hlsPrefix(assetId)}/${file}`, fs.createReadStream(path.join(work, file)), {
         contentType: file.endsWith(".ts") ? "video/mp2t" : "application/vnd.apple.mpegurl",
       });
@@ -105,7 +106,7 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
   const ready = await updateAsset(assetId, {
     phase: "ready",
     progress: null,
-    files: { source: sourceKey(assetId), hls: hlsPrefix(assetId), thumbnail: thumbnailKey(assetId) },
+    files: { source: sourceKey(assetId), hls: hlsPrefix(assetId), hlsSource: hlsSourceKey(assetId), thumbnail: thumbnailKey(assetId) },
   });
   if (!ready || !taskId) return;
   const assetSpec = { name: ready.name, type: "video", size: ready.size, hash: ready.hash, videoSpec: ready.videoSpec };
@@ -119,12 +120,7 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
 
 /** The end of an asset that cannot be made playable: the message says why, on asset and task. */
 export async function failAsset(assetId: string, taskId: string | undefined, reason: string): Promise<void> {
-  await updateAsset(assetId, { phase: "failed", progress: null, errorMessage: reason });
+  // A playable asset stays playable: what failed after that (renditions, previews) is reported on its own.
+  await updateAsset(assetId, { phase: "failed", progress: null, errorMessage: reason }, ["waiting", "uploading", "processing"]);
   if (taskId) await updateTask(taskId, { phase: "failed", errorMessage: reason });
-}
-
-async function ffmpeg(args: string[]) {
-  const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-y", ...args]);
-  const code = await proc.exited;
-  if (code !== 0) throw new Error(`ffmpeg failed (${code}): ${proc.stderrTail()}`);
 }

@@ -54,6 +54,21 @@ export const AssetSource = z.discriminatedUnion("type", [
 ]);
 export type AssetSource = z.infer<typeof AssetSource>;
 
+export const AssetRendition = z
+  .object({
+    name: z.string(),
+    width: z.number(),
+    height: z.number(),
+    bitrate: z.number().describe("bits per second asked of the encoder"),
+    fps: z.number(),
+    phase: z.enum(["transcoding", "ready", "failed"]),
+    progress: z.number().min(0).max(1),
+    errorMessage: z.string().optional(),
+    mp4Url: z.string().optional().describe("the static MP4 (staticMp4: renditions up to 720p)"),
+  })
+  .meta({ id: "AssetRendition" });
+export type AssetRendition = z.infer<typeof AssetRendition>;
+
 export const Asset = z
   .object({
     id: z.string(),
@@ -82,13 +97,53 @@ export const Asset = z
     storage: z.object({ ipfs: AssetIpfsStorage.optional() }).optional(),
     playbackUrl: z.string().optional().describe("HLS, once the asset is ready"),
     downloadUrl: z.string().optional().describe("{CDN_URL}/asset/<playbackId>/video, once the asset is ready"),
+    renditions: z.array(AssetRendition).optional().describe("Castline's addition: the ABR ladder as it is transcoded (on GET /asset/{id})"),
   })
   .meta({ id: "Asset" });
 export type Asset = z.infer<typeof Asset>;
 
 const Name = z.string().trim().min(1, "must not be empty").max(500);
 
-export const RequestUpload = z.strictObject({ name: Name }).meta({ id: "RequestUploadPayload" });
+/** One rung of a VOD ladder as asked for (Livepeer's transcode profile); H.264 is what Castline encodes. */
+export const TranscodeProfile = z
+  .strictObject({
+    name: z.string().trim().min(1).max(64).regex(/^\w[\w.-]*$/, "letters, digits, '.', '_' or '-', starting with a letter or digit").optional(),
+    width: z.number().int().min(16).max(7680).optional(),
+    height: z.number().int().min(16).max(4320).optional(),
+    bitrate: z.number().int().min(50_000).max(100_000_000).describe("bits per second"),
+    quality: z.number().int().min(0).max(51).optional().describe("constant quality (x264 CRF); bitrate then caps it"),
+    fps: z.number().int().min(1).max(240).optional(),
+    fpsDen: z.number().int().min(1).max(1001).optional(),
+    gop: z.string().regex(/^\d+(\.\d+)?$/, "seconds between keyframes, e.g. \"2\"").optional(),
+    profile: z.enum(["H264Baseline", "H264Main", "H264High", "H264ConstrainedHigh"]).optional(),
+    encoder: z.enum(["H.264", "HEVC", "VP8", "VP9"]).optional(),
+  })
+  .refine((p) => !p.encoder || p.encoder === "H.264", { message: "only H.264 is supported", path: ["encoder"] })
+  .meta({ id: "TranscodeProfile" });
+export type TranscodeProfile = z.infer<typeof TranscodeProfile>;
+
+const TranscodeProfiles = z
+  .array(TranscodeProfile)
+  .min(1)
+  .max(8)
+  .superRefine((profiles, ctx) => {
+    const seen = new Set<string>();
+    profiles.forEach((p, i) => {
+      const name = p.name ?? (p.height ? `${p.height}p` : undefined);
+      if (name === "source") ctx.addIssue({ code: "custom", path: [i, "name"], message: '"source" is reserved for the original rendition' });
+      if (name && seen.has(name)) ctx.addIssue({ code: "custom", path: [i, "name"], message: `two profiles are named "${name}"` });
+      if (name) seen.add(name);
+    });
+  });
+
+/** What a new asset's renditions are to be: on request-upload and import. */
+const TranscodeOptions = {
+  profiles: TranscodeProfiles.optional().describe("the ABR ladder; default: derived from the source (1080p, 720p, 480p, 360p, never above it)"),
+  staticMp4: z.boolean().optional().describe("also make MP4 files of the renditions up to 720p, listed in the playback info"),
+};
+export type TranscodeOptions = { profiles?: TranscodeProfile[]; staticMp4?: boolean };
+
+export const RequestUpload = z.strictObject({ name: Name, ...TranscodeOptions }).meta({ id: "RequestUploadPayload" });
 export type RequestUpload = z.infer<typeof RequestUpload>;
 
 export const UploadRequested = z
@@ -103,7 +158,7 @@ export type UploadRequested = z.infer<typeof UploadRequested>;
 
 export const UploadReceived = z.object({ asset: Asset }).meta({ id: "UploadReceived" });
 
-export const ImportAsset = z.strictObject({ url: HttpUrl, name: Name }).meta({ id: "ImportAssetPayload" });
+export const ImportAsset = z.strictObject({ url: HttpUrl, name: Name, ...TranscodeOptions }).meta({ id: "ImportAssetPayload" });
 export type ImportAsset = z.infer<typeof ImportAsset>;
 
 export const AssetWithTask = z.object({ asset: Asset, task: Task }).meta({ id: "AssetWithTask" });

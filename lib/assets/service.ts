@@ -1,6 +1,6 @@
-import { and, eq, gte, isNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, gte, isNull, lt, or } from "drizzle-orm";
 import { db } from "@/db/client";
-import { assets, tasks } from "@/db/schema";
+import { assetRenditions, assets, tasks } from "@/db/schema";
 import { compact } from "@/lib/compact";
 import { invalid, notFound } from "@/lib/errors";
 import { pageOf, type Page, type PageQuery } from "@/db/pagination";
@@ -17,15 +17,38 @@ import { serializeTask, spawnTask, updateTask } from "@/lib/tasks/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import type { WebhookEvent } from "@/lib/webhooks/events";
 import { sourceKey } from "./keys";
-import type { Asset, AssetPhase, AssetSource, ExportAsset, ImportAsset } from "./schema";
+import type { Asset, AssetPhase, AssetRendition, AssetSource, ExportAsset, ImportAsset, RequestUpload, TranscodeOptions } from "./schema";
 import { signUploadToken } from "./upload-token";
 
 export type AssetRow = typeof assets.$inferSelect;
+export type RenditionRow = typeof assetRenditions.$inferSelect;
 
 /** Download URLs may point at a CDN in front of the app (CDN_URL); the app serves them too. */
 const cdnOrigin = () => (config().CDN_URL ?? publicOrigin()).replace(/\/$/, "");
 
-export function serializeAsset(row: AssetRow): Asset {
+/** A static MP4 rendition, with range requests. */
+export const mp4Url = (playbackId: string, rendition: string) => `${cdnOrigin()}/asset/${playbackId}/mp4/${rendition}.mp4`;
+
+/** The asset's ABR ladder, tallest first (lib/assets/renditions.ts makes it). */
+export async function renditionsOf(assetId: string): Promise<RenditionRow[]> {
+  return db().select().from(assetRenditions).where(eq(assetRenditions.assetId, assetId)).orderBy(asc(assetRenditions.position));
+}
+
+export function serializeRendition(r: RenditionRow, playbackId: string): AssetRendition {
+  return compact({
+    name: r.name,
+    width: r.width,
+    height: r.height,
+    bitrate: r.bitrate,
+    fps: r.fps,
+    phase: r.phase as AssetRendition["phase"],
+    progress: r.chunks ? r.chunksDone / r.chunks : 0,
+    errorMessage: r.errorMessage,
+    mp4Url: r.mp4Key ? mp4Url(playbackId, r.name) : undefined,
+  });
+}
+
+export function serializeAsset(row: AssetRow, renditions?: AssetRendition[]): Asset {
   const ready = row.phase === "ready";
   return compact({
     id: row.id,
@@ -47,6 +70,7 @@ export function serializeAsset(row: AssetRow): Asset {
     storage: row.storage as Asset["storage"] | null,
     playbackUrl: ready && row.files?.hls ? `${publicOrigin()}/asset/${row.playbackId}/hls/index.m3u8` : undefined,
     downloadUrl: ready && row.files?.source ? `${cdnOrigin()}/asset/${row.playbackId}/video` : undefined,
+    renditions,
   });
 }
 
@@ -63,7 +87,8 @@ async function ownAsset(userId: string, id: string): Promise<AssetRow> {
 }
 
 export async function getAsset(userId: string, id: string): Promise<Asset> {
-  return serializeAsset(await ownAsset(userId, id));
+  const row = await ownAsset(userId, id);
+  return serializeAsset(row, (await renditionsOf(id)).map((r) => serializeRendition(r, row.playbackId)));
 }
 
 /** Hides the asset from the API; its stored files stay reachable by playback id (the spec says so). */
@@ -83,11 +108,18 @@ export async function deleteAsset(userId: string, id: string): Promise<void> {
 }
 
 /** A new asset, announced as asset.created. */
-export async function createAsset(userId: string, name: string, source: AssetSource, phase: AssetPhase, id = newId()): Promise<AssetRow> {
+export async function createAsset(
+  userId: string,
+  name: string,
+  source: AssetSource,
+  phase: AssetPhase,
+  id = newId(),
+  transcode: TranscodeOptions = {},
+): Promise<AssetRow> {
   const now = Date.now();
   const [row] = await db()
     .insert(assets)
-    .values({ id, userId, name, playbackId: newPlaybackId(), phase, source, updatedAt: now, createdAt: now })
+    .values({ id, userId, name, playbackId: newPlaybackId(), phase, source, transcode: compact(transcode), updatedAt: now, createdAt: now })
     .returning();
   await notifyWebhooks(userId, "asset.created", { payload: { asset: serializeAsset(row) } });
   return row;
@@ -180,9 +212,9 @@ export async function assetById(assetId: string) {
  * the file: a URL pre-signed by the object store (S3) or by the app (local disk),
  * and a tus endpoint for resumable uploads.
  */
-export async function requestUpload(userId: string, name: string) {
+export async function requestUpload(userId: string, { name, profiles, staticMp4 }: RequestUpload) {
   const ttl = config().UPLOAD_URL_TTL_S;
-  const asset = await createAsset(userId, name, { type: "directUpload" }, "waiting");
+  const asset = await createAsset(userId, name, { type: "directUpload" }, "waiting", undefined, { profiles, staticMp4 });
   const key = sourceKey(asset.id);
   const task = await spawnTask({ userId, type: "import", outputAssetId: asset.id, params: { import: { uploadedObjectKey: key } } });
   const token = signUploadToken(asset.id, ttl);
@@ -203,7 +235,7 @@ export async function importAsset(userId: string, body: ImportAsset) {
   const refused = await privateHostReason(body.url);
   if (refused) throw invalid(`url: refusing to import from ${refused}`);
   const shown = withoutCredentials(body.url);
-  const asset = await createAsset(userId, body.name, { type: "url", url: shown }, "waiting");
+  const asset = await createAsset(userId, body.name, { type: "url", url: shown }, "waiting", undefined, { profiles: body.profiles, staticMp4: body.staticMp4 });
   const task = await spawnTask({ userId, type: "import", outputAssetId: asset.id, params: { import: { url: shown } } });
   await emit(assetImportRequested, { assetId: asset.id, taskId: task.id, sealedUrl: seal(body.url) });
   return { asset: serializeAsset(asset), task: serializeTask(task) };

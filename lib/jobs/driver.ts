@@ -24,6 +24,12 @@ export interface JobDriverOptions {
   client: Inngest.Any;
   /** Runs this process drives at once (default 16). */
   concurrency?: number;
+  /**
+   * Runs of these functions this process drives at once, within `concurrency`: work
+   * bound by this machine's cores (transcoding) is left to other workers rather than
+   * claimed and queued here.
+   */
+  perProcess?: { fn: InngestFunction.Any; limit: number }[];
   /** Back-off before the first retry, doubled for each further one (default 10 s). */
   retryBaseMs?: number;
   /** How long a claimed run stays reserved to this process without renewal (default 30 s). */
@@ -60,6 +66,8 @@ class Driver implements JobDriver {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly retentionMs: number;
+  /** Per-process limits by function id (options.perProcess). */
+  private readonly perProcess: Map<string, number>;
 
   /** Runs this process is driving, by id, and the promises of their drive loops. */
   private readonly driving = new Map<string, Run>();
@@ -82,6 +90,7 @@ class Driver implements JobDriver {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pollMs = options.pollMs ?? 5_000;
     this.retentionMs = options.retentionMs ?? 7 * 86_400_000;
+    this.perProcess = new Map((options.perProcess ?? []).map(({ fn, limit }) => [fn.id(options.client.id), limit]));
   }
 
   async start() {
@@ -134,16 +143,15 @@ class Driver implements JobDriver {
       let more = true;
       let lookedAt = Date.now();
       while (more && !this.stopping && this.driving.size < this.concurrency) {
-        const claim = await claimRuns({
-          owner: this.owner,
-          functionIds: [...this.specs.keys()],
-          limit: this.concurrency - this.driving.size,
-          leaseMs: this.leaseMs,
-        });
-        for (const run of claim.runs) this.startDriving(run);
-        claimed = claim.runs.length;
-        lookedAt = claim.now;
-        more = claim.more && claimed > 0;
+        claimed = 0;
+        more = false;
+        for (const { functionIds, limit } of this.claimable()) {
+          const claim = await claimRuns({ owner: this.owner, functionIds, limit, leaseMs: this.leaseMs });
+          for (const run of claim.runs) this.startDriving(run);
+          claimed += claim.runs.length;
+          lookedAt = claim.now;
+          more ||= claim.more && claim.runs.length > 0;
+        }
       }
       // While runs come, each finishing one pumps again; once none is due, sleep until one falls due.
       if (claimed === 0) wakeAt = await nextDueAt([...this.specs.keys()], lookedAt);
@@ -153,6 +161,23 @@ class Driver implements JobDriver {
     if (this.stopping) return;
     const delay = wakeAt === null ? this.pollMs : Math.min(Math.max(wakeAt - Date.now(), 0), this.pollMs);
     this.wakeTimer = setTimeout(() => this.pump(), delay);
+  }
+
+  /**
+   * What may be claimed now, as separate claims: the functions without a per-process
+   * limit up to the room left, and each limited one up to its own room.
+   */
+  private claimable(): { functionIds: string[]; limit: number }[] {
+    const room = this.concurrency - this.driving.size;
+    const busy = new Map<string, number>();
+    for (const run of this.driving.values()) busy.set(run.functionId, (busy.get(run.functionId) ?? 0) + 1);
+    const free = [...this.specs.keys()].filter((id) => !this.perProcess.has(id));
+    const claims = free.length ? [{ functionIds: free, limit: room }] : [];
+    for (const [id, cap] of this.perProcess) {
+      const limit = Math.min(room, cap - (busy.get(id) ?? 0));
+      if (limit > 0 && this.specs.has(id)) claims.push({ functionIds: [id], limit });
+    }
+    return claims.filter((c) => c.limit > 0);
   }
 
   private startDriving(run: Run) {

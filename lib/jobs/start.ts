@@ -1,6 +1,7 @@
 import { inngest } from "@/inngest/client";
 import { config } from "@/lib/config";
 import { functions } from "@/inngest/functions";
+import { transcodeRenditionChunk } from "@/inngest/functions/renditions";
 import { startJobDriver, type JobDriver } from "./driver";
 import { usesInngestServer } from "./mode";
 import { usePlainProcessEnv } from "./plain-env";
@@ -15,5 +16,10 @@ export async function startBackgroundWork(): Promise<JobDriver | undefined> {
     return undefined;
   }
   usePlainProcessEnv();
-  return startJobDriver({ functions, client: inngest, retentionMs: config().JOB_RETENTION_DAYS * 86_400_000 });
+  return startJobDriver({
+    functions,
+    client: inngest,
+    retentionMs: config().JOB_RETENTION_DAYS * 86_400_000,
+    perProcess: [{ fn: transcodeRenditionChunk, limit: config().TRANSCODE_CONCURRENCY }],
+  });
 }

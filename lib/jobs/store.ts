@@ -144,7 +144,8 @@ const toRun = (r: RunRow): Run => ({
  * Leases up to `limit` due runs of the given functions to `owner`. SKIP LOCKED lets
  * processes claim side by side without waiting on each other. Runs with a concurrency
  * key are only taken while fewer than their limit are leased: an advisory lock per key
- * makes that count-then-claim atomic across processes. `more` says a full batch was
+ * makes that count-then-claim atomic across processes. Runs due at the same instant go
+ * in event id order (emitters name events to order them). `more` says a full batch was
  * found, so more runs may be due.
  */
 export async function claimRuns(opts: { owner: string; functionIds: string[]; limit: number; leaseMs: number }) {
@@ -157,7 +158,7 @@ export async function claimRuns(opts: { owner: string; functionIds: string[]; li
         AND (concurrency_key IS NULL OR concurrency_limit > (
           SELECT count(*) FROM job_runs busy WHERE busy.concurrency_key = r.concurrency_key
             AND busy.status = 'pending' AND busy.locked_until >= ${now}))
-      ORDER BY next_run_at
+      ORDER BY next_run_at, event_id
       LIMIT ${opts.limit}
       FOR UPDATE SKIP LOCKED`;
     const more = due.length === opts.limit;

@@ -58,3 +58,10 @@ export function runFfmpeg(
   };
   return { child, exited, stderrTail: () => tail.join("\n"), stop };
 }
+
+/** One ffmpeg run to completion (quiet, overwriting); throws with its last stderr lines if it fails. */
+export async function ffmpeg(args: string[]): Promise<void> {
+  const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args]);
+  const code = await proc.exited;
+  if (code !== 0) throw new Error(`ffmpeg failed (${code}): ${proc.stderrTail()}`);
+}

@@ -32,9 +32,11 @@ export interface Variant {
   uri: string;
   name: string;
   bandwidth: number;
+  averageBandwidth?: number;
   width: number;
   height: number;
   frameRate?: number;
+  /** Empty when unknown (a source remux of any codec): players then find out from the segments. */
   codecs: string[];
 }
 
@@ -43,9 +45,10 @@ export function masterPlaylist(variants: Variant[]): string {
   for (const v of variants) {
     const attrs = [
       `BANDWIDTH=${Math.round(v.bandwidth)}`,
+      ...(v.averageBandwidth ? [`AVERAGE-BANDWIDTH=${Math.round(v.averageBandwidth)}`] : []),
       `RESOLUTION=${v.width}x${v.height}`,
       ...(v.frameRate ? [`FRAME-RATE=${v.frameRate.toFixed(3)}`] : []),
-      `CODECS="${v.codecs.join(",")}"`,
+      ...(v.codecs.length ? [`CODECS="${v.codecs.join(",")}"`] : []),
       `NAME="${v.name.replaceAll('"', "'")}"`,
     ];
     lines.push(`#EXT-X-STREAM-INF:${attrs.join(",")}`, v.uri);

@@ -2,9 +2,13 @@ import { z } from "zod";
 
 export const PlaybackSource = z
   .object({
-    hrn: z.string().describe('"HLS (TS)" or "MP4"'),
-    type: z.string().describe("html5/application/vnd.apple.mpegurl or html5/video/mp4"),
+    hrn: z.string().describe('"HLS (TS)", "MP4", "Thumbnails" (a WebVTT seek-preview track) or "Thumbnail (JPEG)"'),
+    type: z.string().describe("html5/application/vnd.apple.mpegurl, html5/video/mp4, text/vtt or image/jpeg"),
     url: z.string(),
+    size: z.number().optional().describe("bytes (MP4 renditions)"),
+    width: z.number().optional(),
+    height: z.number().optional(),
+    bitrate: z.number().optional().describe("bits per second (MP4 renditions)"),
   })
   .meta({ id: "PlaybackSource" });
 export type PlaybackSource = z.infer<typeof PlaybackSource>;

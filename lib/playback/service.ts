@@ -1,6 +1,6 @@
 import { notFound } from "@/lib/errors";
 import { assetForPlayback } from "@/lib/assets/files";
-import { serializeAsset } from "@/lib/assets/service";
+import { mp4Url, renditionsOf, serializeAsset } from "@/lib/assets/service";
 import { liveSessionFor, streamForPlayback } from "@/lib/live/playback";
 import { publicOrigin } from "@/lib/origin";
 import type { PlaybackInfo } from "./schema";
@@ -20,9 +20,18 @@ export async function playbackInfo(playbackId: string): Promise<PlaybackInfo> {
   const row = await assetForPlayback(playbackId);
   if (!row || row.phase !== "ready") throw notFound("playback id");
   const asset = serializeAsset(row);
+  // Static MP4 renditions smallest first, as Livepeer lists them; the original after them.
+  const mp4s = (await renditionsOf(row.id))
+    .filter((r) => r.mp4Key)
+    .sort((a, b) => a.height - b.height)
+    .map((r) => ({ ...MP4, url: mp4Url(row.playbackId, r.name), size: r.mp4Size ?? undefined, width: r.width, height: r.height, bitrate: r.bitrate }));
+  const assetUrl = `${publicOrigin()}/asset/${row.playbackId}`;
   const source = [
     ...(asset.playbackUrl ? [{ ...HLS, url: asset.playbackUrl }] : []),
+    ...mp4s,
     ...(asset.downloadUrl ? [{ ...MP4, url: asset.downloadUrl }] : []),
+    ...(row.files?.thumbnailsVtt ? [{ hrn: "Thumbnails", type: "text/vtt", url: `${assetUrl}/thumbnails/thumbnails.vtt` }] : []),
+    ...(row.files?.thumbnail ? [{ hrn: "Thumbnail (JPEG)", type: "image/jpeg", url: `${assetUrl}/thumbnail.jpg` }] : []),
   ];
   return { type: asset.source.type === "recording" ? "recording" : "vod", meta: { live: 0, source } };
 }

@@ -10,6 +10,7 @@ export const WEBHOOK_EVENTS = [
   "multistream.disconnected",
   "asset.created",
   "asset.ready",
+  "asset.updated",
   "asset.failed",
   "asset.deleted",
   "task.spawned",

@@ -110,3 +110,36 @@ export async function startMediaNodeProcess(env: NodeJS.ProcessEnv, dataDir: str
     },
   };
 }
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  output(): string;
+  /** kill -9, ffmpeg children with it (they die with their parent). */
+  crash(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A job worker (`npm run worker`) of the cluster, with its own scratch DATA_DIR. */
+export async function startWorkerProcess(env: NodeJS.ProcessEnv, dataDir: string): Promise<WorkerProcess> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], { env: { ...env, DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (c) => (output += c));
+  child.stderr!.on("data", (c) => (output += c));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  await until("the worker running", async () => output.includes("worker running") || child.exitCode !== null, 30_000);
+  if (child.exitCode !== null) throw new Error(`worker exited: ${output}`);
+  return {
+    child,
+    output: () => output,
+    async crash() {
+      child.kill("SIGKILL");
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}

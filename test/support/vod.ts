@@ -75,3 +75,14 @@ export async function download(url: string, file: string) {
   fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
   return res;
 }
+
+/** The first segment's URL of an HLS URL, through the master playlist's first variant if it is one, as a player starts. */
+export async function firstSegmentUrl(playlistUrl: string): Promise<string> {
+  const res = await fetch(playlistUrl);
+  if (!res.ok) throw new Error(`GET ${playlistUrl}: ${res.status}`);
+  const text = await res.text();
+  const uri = text.split("\n").find((l) => l && !l.startsWith("#"));
+  if (!uri) throw new Error(`no URI in ${playlistUrl}:\n${text}`);
+  const next = new URL(uri, playlistUrl).toString();
+  return text.includes("#EXT-X-STREAM-INF") ? firstSegmentUrl(next) : next;
+}

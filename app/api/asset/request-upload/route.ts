@@ -2,4 +2,4 @@ import { operations } from "@/lib/api/operations";
 import { route } from "@/lib/api/route";
 import { requestUpload } from "@/lib/assets/service";
 
-export const POST = route(operations.requestUpload, ({ caller, body }) => requestUpload(caller.userId, body.name));
+export const POST = route(operations.requestUpload, ({ caller, body }) => requestUpload(caller.userId, body));

@@ -1,0 +1,15 @@
+import { assetForPlayback } from "@/lib/assets/files";
+import { renditionsOf } from "@/lib/assets/service";
+import { IMMUTABLE, notFoundResponse, objectResponse } from "@/lib/api/files";
+
+/** A static MP4 rendition (<rendition>.mp4), with range requests. */
+export async function GET(req: Request, ctx: { params: Promise<{ playbackId: string; file: string }> }) {
+  const { playbackId, file } = await ctx.params;
+  const name = /^(\w[\w.-]{0,63})\.mp4$/.exec(file)?.[1];
+  const asset = name ? await assetForPlayback(playbackId) : undefined;
+  const rendition = asset && (await renditionsOf(asset.id)).find((r) => r.name === name);
+  if (!asset || !rendition?.mp4Key) return notFoundResponse();
+  return objectResponse(rendition.mp4Key, req, { cacheControl: IMMUTABLE, contentType: "video/mp4", filename: `${asset.name} ${name}.mp4` });
+}
+
+export const HEAD = GET;

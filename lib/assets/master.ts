@@ -1,0 +1,34 @@
+import { masterPlaylist, type Variant } from "@/lib/media/hls";
+import type { VideoSpec } from "./schema";
+import type { AssetRow, RenditionRow } from "./service";
+
+/**
+ * The master playlist of an asset (its playbackUrl), built from its renditions as
+ * they become ready: ABR arrives rung by rung, without waiting for the whole ladder.
+ * The source's remux (playable first, its keyframes wherever the uploader put them)
+ * stays listed until the ladder is complete, and after that only if no rendition is
+ * as tall: the ladder's own renditions are keyframe-aligned with each other, the remux is not.
+ */
+export function assetMasterPlaylist(asset: AssetRow, renditions: RenditionRow[]): { playlist: string; final: boolean } {
+  const ready = renditions.filter((r) => r.phase === "ready");
+  const final = renditions.every((r) => r.phase !== "transcoding");
+  const variants: Variant[] = ready.map((r) => ({
+    uri: `${r.name}/index.m3u8`,
+    name: r.name,
+    bandwidth: r.bandwidth ?? r.bitrate,
+    averageBandwidth: r.averageBandwidth ?? undefined,
+    width: r.width,
+    height: r.height,
+    frameRate: r.fps,
+    codecs: r.codecs ? r.codecs.split(",") : [],
+  }));
+  const spec = asset.videoSpec as VideoSpec | null;
+  const video = spec?.tracks.find((t) => t.type === "video");
+  const tallest = Math.max(0, ...ready.map((r) => Math.min(r.width, r.height)));
+  if (video && (!final || tallest < Math.min(video.width, video.height))) {
+    const bitrate = spec?.bitrate ?? (asset.size && spec?.duration ? (asset.size * 8) / spec.duration : 0);
+    variants.push({ uri: "source.m3u8", name: "source", bandwidth: bitrate || 1, width: video.width, height: video.height, frameRate: video.fps, codecs: [] });
+  }
+  variants.sort((a, b) => b.bandwidth - a.bandwidth);
+  return { playlist: masterPlaylist(variants), final };
+}

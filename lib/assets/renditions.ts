@@ -1,0 +1,190 @@
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { db } from "@/db/client";
+import { assetRenditions, assets, transcodeChunks } from "@/db/schema";
+import { config } from "@/lib/config";
+import { compact } from "@/lib/compact";
+import { renditionChunkRequested } from "@/inngest/events";
+import { emitEach } from "@/lib/jobs/emit";
+import { spawnTask, updateTask } from "@/lib/tasks/service";
+import { notifyWebhooks } from "@/lib/webhooks/notify";
+import { chunkPlan, defaultLadder, profileLadder, sourceVideo, type RenditionPlan } from "./ladder";
+import type { VideoSpec } from "./schema";
+import { assetById, renditionsOf, serializeAsset, serializeRendition, updateAsset, type AssetRow, type RenditionRow } from "./service";
+
+/**
+ * An asset's ABR ladder as durable state in PostgreSQL: a row per rendition and
+ * per chunk of it. Chunks are done by separate jobs on any worker; the job that
+ * finishes a rendition's last chunk publishes it, and the last rendition to settle
+ * ends the transcode task. Every function here can run again after a crash.
+ */
+
+export type ChunkRow = typeof transcodeChunks.$inferSelect;
+
+export interface ChunkJob {
+  assetId: string;
+  rendition: string;
+  index: number;
+}
+
+/**
+ * Writes the asset's ladder and chunks (once: a second call finds them) and its
+ * transcode-file task, and queues a job for every chunk still to do. Their event ids
+ * name the chunk (a repeated call queues nothing twice) and sort the cheapest rendition
+ * first: workers take due jobs in that order, so the first ABR rung arrives early.
+ */
+export async function startRenditions(assetId: string): Promise<number> {
+  const todo = await planRenditions(assetId);
+  await emitEach(
+    renditionChunkRequested,
+    todo.map(({ rank, ...job }) => ({ data: job, id: `${assetId}-r${String(rank).padStart(2, "0")}-c${String(job.index).padStart(5, "0")}` })),
+  );
+  return todo.length;
+}
+
+async function planRenditions(assetId: string): Promise<(ChunkJob & { rank: number })[]> {
+  const asset = await assetById(assetId);
+  const spec = asset?.videoSpec as VideoSpec | null | undefined;
+  const source = sourceVideo(spec);
+  if (!asset || !source || asset.phase !== "ready") return [];
+  const asked = asset.transcode?.profiles;
+  const ladder: RenditionPlan[] = asked?.length ? profileLadder(asked, source) : defaultLadder(source);
+  const chunks = chunkPlan(spec!.duration, config().TRANSCODE_CHUNK_S);
+  const now = Date.now();
+
+  // One run of the asset's processing plans at a time; a run redone after a crash finds what it wrote.
+  let taskId = asset.transcode?.taskId;
+  if (!taskId) {
+    await db()
+      .insert(assetRenditions)
+      .values(ladder.map((r, position) => ({ assetId, position, ...renditionValues(r), chunks: chunks.length, phase: "transcoding", updatedAt: now })))
+      .onConflictDoNothing();
+    await db()
+      .insert(transcodeChunks)
+      .values(ladder.flatMap((r) => chunks.map((c) => ({ assetId, rendition: r.name, index: c.index, start: c.start, duration: c.duration }))))
+      .onConflictDoNothing();
+    const task = await spawnTask({
+      userId: asset.userId,
+      type: "transcode-file",
+      inputAssetId: assetId,
+      outputAssetId: assetId,
+      params: { transcode: compact({ profiles: ladder, staticMp4: asset.transcode?.staticMp4 }) },
+    });
+    taskId = task.id;
+    await db().update(assets).set({ transcode: { ...asset.transcode, taskId }, progress: 0 }).where(eq(assets.id, assetId));
+    await updateTask(taskId, { phase: "running", progress: 0 });
+  }
+
+  const todo = await db()
+    .select({ rendition: transcodeChunks.rendition, index: transcodeChunks.index, position: assetRenditions.position })
+    .from(transcodeChunks)
+    .innerJoin(assetRenditions, and(eq(assetRenditions.assetId, transcodeChunks.assetId), eq(assetRenditions.name, transcodeChunks.rendition)))
+    .where(and(eq(transcodeChunks.assetId, assetId), isNull(transcodeChunks.doneAt)));
+  return todo.map(({ rendition, index, position }) => ({ assetId, rendition, index, rank: ladder.length - 1 - position }));
+}
+
+const renditionValues = (r: RenditionPlan) => ({
+  name: r.name,
+  width: r.width,
+  height: r.height,
+  bitrate: r.bitrate,
+  fps: r.fps,
+  quality: r.quality ?? null,
+  gop: r.gop ?? null,
+  h264Profile: r.h264Profile ?? null,
+});
+
+export async function chunkWork(job: ChunkJob) {
+  const [row] = await db()
+    .select({ chunk: transcodeChunks, rendition: assetRenditions })
+    .from(transcodeChunks)
+    .innerJoin(assetRenditions, and(eq(assetRenditions.assetId, transcodeChunks.assetId), eq(assetRenditions.name, transcodeChunks.rendition)))
+    .where(and(eq(transcodeChunks.assetId, job.assetId), eq(transcodeChunks.rendition, job.rendition), eq(transcodeChunks.index, job.index)));
+  return row;
+}
+
+/**
+ * Records a transcoded chunk (once: a chunk redone after a crash counts once) and
+ * moves the asset's progress. True when it was the rendition's last chunk.
+ */
+export async function finishChunk(job: ChunkJob, segments: NonNullable<ChunkRow["segments"]>, worker: string): Promise<boolean> {
+  return db().transaction(async (tx) => {
+    const marked = await tx
+      .update(transcodeChunks)
+      .set({ segments, worker, doneAt: Date.now() })
+      .where(and(eq(transcodeChunks.assetId, job.assetId), eq(transcodeChunks.rendition, job.rendition), eq(transcodeChunks.index, job.index), isNull(transcodeChunks.doneAt)))
+      .returning({ index: transcodeChunks.index });
+    const [rendition] = marked.length
+      ? await tx
+          .update(assetRenditions)
+          .set({ chunksDone: sql`${assetRenditions.chunksDone} + 1`, updatedAt: Date.now() })
+          .where(and(eq(assetRenditions.assetId, job.assetId), eq(assetRenditions.name, job.rendition)))
+          .returning()
+      : await tx.select().from(assetRenditions).where(and(eq(assetRenditions.assetId, job.assetId), eq(assetRenditions.name, job.rendition)));
+    if (marked.length) await tx.execute(progressUpdate(job.assetId));
+    return Boolean(rendition) && rendition.chunksDone >= rendition.chunks;
+  });
+}
+
+/** The asset's progress: the share of all its chunks done, while any rendition transcodes. */
+const progressUpdate = (assetId: string) => sql`
+  UPDATE assets SET progress = p.done, updated_at = ${Date.now()}
+  FROM (SELECT sum(chunks_done)::real / greatest(sum(chunks), 1) AS done FROM asset_renditions WHERE asset_id = ${assetId}) p
+  WHERE id = ${assetId} AND phase = 'ready'`;
+
+/** The rendition's chunks, in order, done. */
+export async function renditionChunks(assetId: string, rendition: string): Promise<ChunkRow[]> {
+  return db()
+    .select()
+    .from(transcodeChunks)
+    .where(and(eq(transcodeChunks.assetId, assetId), eq(transcodeChunks.rendition, rendition)))
+    .orderBy(asc(transcodeChunks.index));
+}
+
+export async function updateRendition(assetId: string, name: string, change: Partial<RenditionRow>): Promise<RenditionRow | undefined> {
+  const [row] = await db()
+    .update(assetRenditions)
+    .set({ ...change, updatedAt: Date.now() })
+    .where(and(eq(assetRenditions.assetId, assetId), eq(assetRenditions.name, name)))
+    .returning();
+  return row;
+}
+
+/** A rendition that gave up after its retries: the asset stays playable with the others. */
+export async function failRendition(assetId: string, name: string, reason: string): Promise<void> {
+  await db()
+    .update(assetRenditions)
+    .set({ phase: "failed", errorMessage: reason, updatedAt: Date.now() })
+    .where(and(eq(assetRenditions.assetId, assetId), eq(assetRenditions.name, name), eq(assetRenditions.phase, "transcoding")));
+  await settleTranscode(assetId);
+}
+
+/**
+ * Announces a rendition that joined the master playlist, and ends the transcode
+ * (task completed, or failed when no rendition could be made) once none is left.
+ */
+export async function settleTranscode(assetId: string, published?: string): Promise<void> {
+  const asset = await assetById(assetId);
+  if (!asset) return;
+  const renditions = await renditionsOf(assetId);
+  const open = renditions.filter((r) => r.phase === "transcoding");
+  let row: AssetRow | undefined = asset;
+  if (!open.length && asset.progress !== null) row = await updateAsset(assetId, { progress: null });
+  if (published || !open.length) {
+    await notifyWebhooks(asset.userId, "asset.updated", { payload: { asset: serializeAsset(row ?? asset, renditions.map((r) => serializeRendition(r, asset.playbackId))) } });
+  }
+  const taskId = asset.transcode?.taskId;
+  if (!taskId) return;
+  if (open.length) {
+    const done = renditions.reduce((n, r) => n + r.chunksDone, 0) / Math.max(1, renditions.reduce((n, r) => n + r.chunks, 0));
+    await updateTask(taskId, { progress: done });
+    return;
+  }
+  const failed = renditions.filter((r) => r.phase === "failed");
+  if (failed.length === renditions.length) {
+    await updateTask(taskId, { phase: "failed", errorMessage: failed.map((r) => `${r.name}: ${r.errorMessage}`).join("; ") });
+  } else {
+    const output = { transcode: { renditions: renditions.map((r) => serializeRendition(r, asset.playbackId)) } };
+    await updateTask(taskId, { phase: "completed", progress: 1, output });
+  }
+}
+

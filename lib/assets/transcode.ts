@@ -1,0 +1,249 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { config } from "@/lib/config";
+import { ffmpeg } from "@/lib/media/ffmpeg";
+import { codecString, parseMediaPlaylist } from "@/lib/media/hls";
+import { probe } from "@/lib/media/probe";
+import { objects } from "@/lib/storage";
+import { mp4Key, renditionKey, sourceKey, thumbnailsPrefix } from "./keys";
+import { chunkWork, finishChunk, renditionChunks, updateRendition, type ChunkJob } from "./renditions";
+import type { VideoSpec } from "./schema";
+import { assetById, updateAsset, type RenditionRow } from "./service";
+
+/**
+ * The ffmpeg side of VOD renditions: one chunk of one rendition at a time, read
+ * straight from the object store (a file, or a pre-signed URL ffmpeg seeks with
+ * range requests) and written back as HLS segments; then the rendition's playlist,
+ * its static MP4, and the seek-preview thumbnails.
+ */
+
+/** Every rendition's segments: 4 s, Apple's guidance of about 6 s traded for quicker starts. */
+export const SEGMENT_S = 4;
+/** Renditions at most this tall (short side) get a static MP4 when asked. */
+const STATIC_MP4_MAX_LINES = 720;
+const WORKER = `${os.hostname()}/${process.pid}`;
+
+/**
+ * ffmpeg transcodes this process runs at once (TRANSCODE_CONCURRENCY): the built-in
+ * driver claims no more chunk jobs than that, and under an Inngest server, which
+ * knows nothing of machines, calls beyond it wait here.
+ */
+let running = 0;
+const waiting: (() => void)[] = [];
+async function withSlot<T>(work: () => Promise<T>): Promise<T> {
+  while (running >= config().TRANSCODE_CONCURRENCY) await new Promise<void>((r) => waiting.push(r));
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+/** A scratch folder of this worker, gone afterwards whatever happens. */
+async function inScratch<T>(name: string, work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await fs.promises.mkdtemp(path.join(await scratchRoot(), `${name}-`));
+  try {
+    return await work(dir);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+const scratchRoot = async () => {
+  const root = path.join(config().dataDir, "work");
+  await fs.promises.mkdir(root, { recursive: true });
+  return root;
+};
+
+/**
+ * Transcodes one chunk of one rendition (unless done already) and stores its
+ * segments. Returns true when that finished the rendition, whose playlist is then
+ * to be published.
+ */
+export async function transcodeChunk(job: ChunkJob): Promise<{ renditionDone: boolean; skipped?: true }> {
+  const work = await chunkWork(job);
+  if (!work) return { renditionDone: false, skipped: true };
+  const { chunk, rendition } = work;
+  if (chunk.doneAt) return { renditionDone: rendition.chunksDone >= rendition.chunks, skipped: true };
+  const asset = await assetById(job.assetId);
+  const spec = asset?.videoSpec as VideoSpec | null;
+  if (!asset || !spec) return { renditionDone: false, skipped: true };
+  const last = chunk.index === rendition.chunks - 1;
+
+  const segments = await withSlot(() =>
+    inScratch(`${job.assetId}-${job.rendition}-${job.index}`, async (dir) => {
+      const input = await objects().mediaInput(sourceKey(job.assetId));
+      const prefix = `c${String(chunk.index).padStart(4, "0")}_`;
+      await ffmpeg(chunkArgs({ input, dir, prefix, start: chunk.start, duration: last ? undefined : chunk.duration, rendition, spec }));
+      const listed = parseMediaPlaylist(await fs.promises.readFile(path.join(dir, "chunk.m3u8"), "utf8"));
+      const stored = [];
+      for (const s of listed) {
+        const file = path.join(dir, s.uri);
+        const { size } = await fs.promises.stat(file);
+        await objects().write(renditionKey(job.assetId, job.rendition, s.uri), fs.createReadStream(file), { contentType: "video/mp2t" });
+        stored.push({ file: s.uri, duration: s.duration, size });
+      }
+      return stored;
+    }),
+  );
+  return { renditionDone: await finishChunk(job, segments, WORKER) };
+}
+
+interface ChunkInput {
+  input: string;
+  dir: string;
+  prefix: string;
+  start: number;
+  /** Unset: to the end of the source. */
+  duration?: number;
+  rendition: RenditionRow;
+  spec: VideoSpec;
+}
+
+/**
+ * Seeking on the input before decoding is frame-accurate when transcoding, and the
+ * output's timestamps are moved back to the chunk's place in the source, so the
+ * chunks' segments follow one another in one playlist without discontinuities.
+ * Keyframes are forced on the same instants in every rendition (every SEGMENT_S
+ * from the chunk's start, which is a multiple of it): the renditions' segments align.
+ */
+export function chunkArgs(c: ChunkInput): string[] {
+  const r = c.rendition;
+  const video = c.spec.tracks.find((t) => t.type === "video");
+  const audio = c.spec.tracks.find((t) => t.type === "audio");
+  const gop = r.gop ?? SEGMENT_S;
+  // The ladder already fitted the size to the source's aspect (lib/assets/ladder.ts).
+  const filters = [`scale=${r.width}:${r.height}`, "setsar=1"];
+  if (!video?.fps || r.fps < video.fps - 0.01) filters.push(`fps=${r.fps}`);
+  const rate = r.quality !== null
+    ? ["-crf", String(r.quality), "-maxrate", String(r.bitrate), "-bufsize", String(r.bitrate * 2)]
+    : ["-b:v", String(r.bitrate), "-maxrate", String(Math.round(r.bitrate * 1.1)), "-bufsize", String(r.bitrate * 2)];
+  return [
+    "-ss", c.start.toFixed(3), ...(c.duration !== undefined ? ["-t", c.duration.toFixed(3)] : []),
+    "-i", c.input,
+    "-map", "0:v:0", ...(audio ? ["-map", "0:a:0"] : []),
+    "-vf", filters.join(","),
+    "-c:v", "libx264", "-preset", config().TRANSCODE_PRESET, "-profile:v", h264Profile(r.h264Profile), "-pix_fmt", "yuv420p",
+    ...rate,
+    "-force_key_frames", `expr:gte(t,n_forced*${gop})`, "-sc_threshold", "0",
+    // AAC is copied: packets cut at the chunk's edges join up again without the gap a fresh encoder's priming leaves.
+    ...(audio ? (audio.codec === "aac" ? ["-c:a", "copy"] : ["-c:a", "aac", "-b:a", "128k", "-ac", "2"]) : []),
+    "-output_ts_offset", c.start.toFixed(3),
+    "-f", "hls", "-hls_time", String(SEGMENT_S), "-hls_playlist_type", "vod",
+    "-hls_segment_filename", path.join(c.dir, `${c.prefix}%03d.ts`),
+    path.join(c.dir, "chunk.m3u8"),
+  ];
+}
+
+const h264Profile = (p: string | null) =>
+  ({ H264Baseline: "baseline", H264Main: "main", H264ConstrainedHigh: "high" })[p ?? ""] ?? "high";
+
+/**
+ * Joins the rendition's chunks into its playlist, measures its bandwidth and codecs
+ * for the master playlist, and makes it ready. Returns whether a static MP4 is due.
+ */
+export async function publishRendition(assetId: string, name: string): Promise<{ mp4: boolean }> {
+  const chunks = await renditionChunks(assetId, name);
+  const segments = chunks.flatMap((c) => c.segments ?? []);
+  if (!segments.length || chunks.some((c) => !c.doneAt)) throw new Error(`rendition ${name} of ${assetId} is not complete`);
+  const target = Math.ceil(Math.max(...segments.map((s) => s.duration)));
+  const playlist = [
+    "#EXTM3U", "#EXT-X-VERSION:3", `#EXT-X-TARGETDURATION:${target}`, "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD",
+    ...segments.flatMap((s) => [`#EXTINF:${s.duration.toFixed(6)},`, s.file]),
+    "#EXT-X-ENDLIST",
+  ].join("\n") + "\n";
+  await objects().write(renditionKey(assetId, name, "index.m3u8"), Readable.from([Buffer.from(playlist)]), { contentType: "application/vnd.apple.mpegurl" });
+
+  const first = await probe(await objects().mediaInput(renditionKey(assetId, name, segments[0].file)));
+  const codecs = first.streams.map((s) => codecString(s)).filter(Boolean).join(",");
+  const seconds = segments.reduce((n, s) => n + s.duration, 0);
+  const bits = segments.reduce((n, s) => n + s.size * 8, 0);
+  const peak = Math.max(...segments.filter((s) => s.duration > 0.5).map((s) => (s.size * 8) / s.duration), bits / seconds);
+  const row = await updateRendition(assetId, name, {
+    phase: "ready",
+    codecs,
+    bandwidth: Math.round(peak),
+    averageBandwidth: Math.round(bits / seconds),
+    errorMessage: null,
+  });
+  const asset = await assetById(assetId);
+  const wantsMp4 = Boolean(asset?.transcode?.staticMp4 && row && Math.min(row.width, row.height) <= STATIC_MP4_MAX_LINES);
+  return { mp4: wantsMp4 && !row?.mp4Key };
+}
+
+/** The rendition's segments as one faststart MP4 (no re-encode), served with range requests. */
+export async function storeStaticMp4(assetId: string, name: string): Promise<void> {
+  const segments = (await renditionChunks(assetId, name)).flatMap((c) => c.segments ?? []);
+  const store = objects();
+  await inScratch(`${assetId}-${name}-mp4`, async (dir) => {
+    const list = ["ffconcat version 1.0"];
+    for (const s of segments) list.push(`file '${await store.mediaInput(renditionKey(assetId, name, s.file))}'`);
+    await fs.promises.writeFile(path.join(dir, "list.ffconcat"), list.join("\n") + "\n");
+    const mp4 = path.join(dir, "rendition.mp4");
+    await ffmpeg([
+      "-f", "concat", "-safe", "0", "-protocol_whitelist", "file,http,https,tcp,tls,crypto", "-i", path.join(dir, "list.ffconcat"),
+      "-map", "0", "-c", "copy", "-movflags", "+faststart", mp4,
+    ]);
+    const { size } = await fs.promises.stat(mp4);
+    await store.write(mp4Key(assetId, name), fs.createReadStream(mp4), { contentType: "video/mp4" });
+    await updateRendition(assetId, name, { mp4Key: mp4Key(assetId, name), mp4Size: size });
+  });
+}
+
+/** Seek previews: a tile every few seconds, on sprite sheets of TILE_COLUMNS x TILE_ROWS. */
+const TILE_WIDTH = 160;
+const TILE_COLUMNS = 10;
+const TILE_ROWS = 10;
+
+/** One tile per this many seconds: every 2 s of a short video, at most about 360 tiles for a long one. */
+export const thumbnailInterval = (duration: number) => Math.min(30, Math.max(2, Math.ceil(duration / 360)));
+
+/**
+ * The WebVTT thumbnail track: sprite sheets made from the source's keyframes only
+ * (nothing else is decoded, so it costs a fraction of one rendition), and a VTT
+ * cue per tile pointing into them with a media fragment (#xywh=).
+ */
+export async function storeSeekThumbnails(assetId: string): Promise<void> {
+  const asset = await assetById(assetId);
+  const spec = asset?.videoSpec as VideoSpec | null;
+  const video = spec?.tracks.find((t) => t.type === "video");
+  if (!asset || !spec || !video) return;
+  const interval = thumbnailInterval(spec.duration);
+  const tileHeight = Math.max(2, Math.round((TILE_WIDTH * video.height) / video.width / 2) * 2);
+  const prefix = thumbnailsPrefix(assetId);
+  await withSlot(() =>
+    inScratch(`${assetId}-thumbnails`, async (dir) => {
+      await ffmpeg([
+        "-skip_frame", "nokey", "-i", await objects().mediaInput(sourceKey(assetId)),
+        "-map", "0:v:0", "-an",
+        "-vf", `fps=1/${interval},scale=${TILE_WIDTH}:${tileHeight},tile=${TILE_COLUMNS}x${TILE_ROWS}`,
+        "-fps_mode", "vfr", "-q:v", "5", path.join(dir, "sprite_%03d.jpg"),
+      ]);
+      const sheets = (await fs.promises.readdir(dir)).filter((f) => f.endsWith(".jpg")).sort();
+      for (const sheet of sheets) await objects().write(`${prefix}/${sheet}`, fs.createReadStream(path.join(dir, sheet)), { contentType: "image/jpeg" });
+      const perSheet = TILE_COLUMNS * TILE_ROWS;
+      const tiles = Math.ceil(spec.duration / interval);
+      const cues = ["WEBVTT", ""];
+      for (let i = 0; i < tiles && Math.floor(i / perSheet) < sheets.length; i++) {
+        const at = i % perSheet;
+        const x = (at % TILE_COLUMNS) * TILE_WIDTH;
+        const y = Math.floor(at / TILE_COLUMNS) * tileHeight;
+        cues.push(`${vttTime(i * interval)} --> ${vttTime(Math.min(spec.duration, (i + 1) * interval))}`);
+        cues.push(`${sheets[Math.floor(i / perSheet)]}#xywh=${x},${y},${TILE_WIDTH},${tileHeight}`, "");
+      }
+      await objects().write(`${prefix}/thumbnails.vtt`, Readable.from([Buffer.from(cues.join("\n"))]), { contentType: "text/vtt" });
+    }),
+  );
+  await updateAsset(assetId, { files: { ...(await assetById(assetId))!.files, thumbnailsVtt: `${prefix}/thumbnails.vtt` } });
+}
+
+const vttTime = (s: number) => {
+  const ms = Math.round(s * 1000);
+  const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+  return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
+};
+
