@@ -401,3 +401,19 @@ export const jobRuns = pgTable(
     index("job_runs_event_idx").on(t.eventId),
   ],
 );
+
+/** A caption file of an asset (WebVTT in the store, SRT converted on the way in). */
+export const assetTextTracks = pgTable(
+  "asset_text_tracks",
+  {
+    id: text("id").primaryKey(),
+    assetId: text("asset_id").notNull().references(() => assets.id, { onDelete: "cascade" }),
+    /** BCP 47. */
+    language: text("language").notNull(),
+    name: text("name").notNull(),
+    /** What was given: vtt or srt. */
+    format: text("format").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("asset_text_tracks_asset_idx").on(t.assetId, t.createdAt)],
+);

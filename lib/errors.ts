@@ -2,7 +2,7 @@
  * What domain code says when it refuses: neutral kinds that know nothing of HTTP. Only the
  * request pipeline maps them to statuses (lib/api/errors.ts); jobs and the CLI read the message.
  */
-export type RefusalKind = "invalid" | "forbidden" | "not-found" | "timeout" | "conflict" | "too-large" | "unavailable";
+export type RefusalKind = "invalid" | "unprocessable" | "forbidden" | "not-found" | "timeout" | "conflict" | "too-large" | "unavailable";
 
 export class Refusal extends Error {
   constructor(
@@ -18,6 +18,8 @@ export class Refusal extends Error {
 
 /** A business rule the request breaks. */
 export const invalid = (message: string) => new Refusal("invalid", message);
+/** Content the request carries (a file) that cannot be used as it is: the reason says where. */
+export const unprocessable = (message: string) => new Refusal("unprocessable", message);
 export const forbidden = (message: string) => new Refusal("forbidden", message);
 /** Unknown ids and other users' ids look the same, so nobody learns what exists. */
 export const notFound = (what: string) => new Refusal("not-found", `${what} not found`);

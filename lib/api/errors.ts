@@ -18,6 +18,7 @@ export const unauthorized = (message: string) =>
 /** The status of each kind of refusal the domain says (lib/errors.ts). */
 export const REFUSAL_STATUS: Record<RefusalKind, number> = {
   invalid: 400,
+  unprocessable: 422,
   forbidden: 403,
   "not-found": 404,
   timeout: 408,

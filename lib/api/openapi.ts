@@ -14,7 +14,8 @@ const ERROR_TEXT: Record<number, string> = {
   404: "Unknown id (or another user's object)",
   409: "Conflicts with the object's state",
   413: "Too large",
-  422: "Schema validation failed",
+  415: "Unsupported content type",
+  422: "Schema validation failed, or content (a file) that cannot be used",
   503: "Unavailable",
 };
 

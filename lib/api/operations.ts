@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from "@/lib/api-keys/schema";
-import { Asset, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, UploadReceived, UploadRequested } from "@/lib/assets/schema";
+import { Asset, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, TextTrack, TextTrackQuery, UploadReceived, UploadRequested } from "@/lib/assets/schema";
 import { Health } from "@/lib/health/schema";
 import { Ingest } from "@/lib/live/ingest";
 import { MEDIA_OBJECT_KEY, MEDIA_PREFIX } from "@/lib/live/keys";
@@ -84,6 +84,9 @@ export const operations = {
   importAsset: { method: "POST", path: "/asset/import", tag: "Assets", summary: "Import a file from a URL (downloaded in the background; follow the task)", auth: "user", body: ImportAsset, status: 201, response: AssetWithTask, errors: [400, 422] },
   importAssetViaUrl: { method: "POST", path: "/asset/upload/url", tag: "Assets", summary: "Livepeer's path for an import from a URL (the SDK's asset.createViaUrl)", auth: "user", body: ImportAsset, status: 201, response: AssetWithTask, errors: [400, 422] },
   exportAsset: { method: "POST", path: `/asset${Id}/export`, tag: "Assets", summary: "Export a ready asset to IPFS or to a custom URL (spawns an export task)", auth: "user", body: ExportAsset, status: 201, response: ExportStarted, errors: [400, 404, 422] },
+  createTextTrack: { method: "POST", path: `/asset${Id}/text-tracks`, tag: "Assets", summary: "Add captions to a ready asset: JSON {language, name?, url} to fetch them, or the WebVTT or SRT file as the body (Content-Type text/vtt, application/x-subrip or text/plain) with ?language=&name=", auth: "user", query: TextTrackQuery, status: 201, response: TextTrack, errors: [400, 404, 413, 415, 422], raw: "JSON {language, name?, url}, or a WebVTT or SRT file" },
+  listTextTracks: { method: "GET", path: `/asset${Id}/text-tracks`, tag: "Assets", summary: "List an asset's caption tracks", auth: "user", status: 200, response: z.array(TextTrack), errors: [404] },
+  deleteTextTrack: { method: "DELETE", path: `/asset${Id}/text-tracks/{trackId}`, tag: "Assets", summary: "Remove a caption track", auth: "user", status: 204, errors: [404] },
   // Playback
   getPlaybackInfo: { method: "GET", path: "/playback/{playbackId}", tag: "Playback", summary: "How to play a live stream, recording or asset (no auth)", auth: "none", status: 200, response: PlaybackInfo, errors: [404], cors: "public", cacheControl: "no-cache" },
   // Tasks

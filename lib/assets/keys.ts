@@ -9,3 +9,5 @@ export const hlsSourceKey = (assetId: string) => `${hlsPrefix(assetId)}/source.m
 export const renditionKey = (assetId: string, rendition: string, file: string) => `${hlsPrefix(assetId)}/${rendition}/${file}`;
 export const mp4Key = (assetId: string, rendition: string) => `assets/${assetId}/mp4/${rendition}.mp4`;
 export const thumbnailsPrefix = (assetId: string) => `assets/${assetId}/thumbnails`;
+/** A caption track, as WebVTT. */
+export const captionKey = (assetId: string, trackId: string) => `assets/${assetId}/captions/${trackId}.vtt`;

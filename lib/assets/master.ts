@@ -1,6 +1,7 @@
-import { masterPlaylist, type Variant } from "@/lib/media/hls";
+import { masterPlaylist, type Subtitles, type Variant } from "@/lib/media/hls";
 import type { VideoSpec } from "./schema";
 import type { AssetRow, RenditionRow } from "./service";
+import type { TextTrackRow } from "./text-tracks";
 
 /**
  * The master playlist of an asset (its playbackUrl), built from its renditions as
@@ -8,8 +9,9 @@ import type { AssetRow, RenditionRow } from "./service";
  * The source's remux (playable first, its keyframes wherever the uploader put them)
  * stays listed until the ladder is complete, and after that only if no rendition is
  * as tall: the ladder's own renditions are keyframe-aligned with each other, the remux is not.
+ * Caption tracks are its subtitles group, each a playlist of its one WebVTT file.
  */
-export function assetMasterPlaylist(asset: AssetRow, renditions: RenditionRow[]): { playlist: string; final: boolean } {
+export function assetMasterPlaylist(asset: AssetRow, renditions: RenditionRow[], textTracks: TextTrackRow[] = []): { playlist: string; final: boolean } {
   const ready = renditions.filter((r) => r.phase === "ready");
   const final = renditions.every((r) => r.phase !== "transcoding");
   const variants: Variant[] = ready.map((r) => ({
@@ -30,5 +32,6 @@ export function assetMasterPlaylist(asset: AssetRow, renditions: RenditionRow[])
     variants.push({ uri: "source.m3u8", name: "source", bandwidth: bitrate || 1, width: video.width, height: video.height, frameRate: video.fps, codecs: [] });
   }
   variants.sort((a, b) => b.bandwidth - a.bandwidth);
-  return { playlist: masterPlaylist(variants), final };
+  const subtitles: Subtitles[] = textTracks.map((t) => ({ uri: `captions/${t.id}.m3u8`, name: t.name, language: t.language }));
+  return { playlist: masterPlaylist(variants, subtitles), final };
 }

@@ -194,3 +194,38 @@ export type Pinning = z.infer<typeof Pinning>;
 
 export const ExportStarted = z.object({ task: Task }).meta({ id: "ExportStarted" });
 export type ExportStarted = z.infer<typeof ExportStarted>;
+
+const Language = z
+  .string()
+  .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, "must be a BCP 47 language tag such as en, pt-BR or zh-Hans")
+  .max(35)
+  .describe("BCP 47");
+const TrackName = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(100)
+  .regex(/^[^\x00-\x1f\x7f"]*$/, 'must not contain control characters or "')
+  .describe("shown in players' captions menus; default: the language's English name");
+
+/** Captions from a URL (JSON); an upload sends the file itself with the same fields in the query. */
+export const TextTrackFromUrl = z.strictObject({ language: Language, name: TrackName.optional(), url: HttpUrl }).meta({ id: "TextTrackFromUrl" });
+export type TextTrackFromUrl = z.infer<typeof TextTrackFromUrl>;
+export const TextTrackQuery = z.object({
+  language: Language.optional().describe("required with an uploaded file"),
+  name: TrackName.optional(),
+});
+export type TextTrackQuery = z.infer<typeof TextTrackQuery>;
+
+export const TextTrack = z
+  .object({
+    id: z.string(),
+    assetId: z.string(),
+    language: z.string(),
+    name: z.string(),
+    format: z.enum(["vtt", "srt"]).describe("what was given; it is served as WebVTT"),
+    createdAt: z.number(),
+    url: z.string().describe("the captions as WebVTT (public, like the playbackUrl)"),
+  })
+  .meta({ id: "TextTrack" });
+export type TextTrack = z.infer<typeof TextTrack>;

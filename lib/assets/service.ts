@@ -80,7 +80,7 @@ export async function listAssets(userId: string, page: PageQuery): Promise<Page<
   return pageOf(assets, visible(userId), page, serializeAsset);
 }
 
-async function ownAsset(userId: string, id: string): Promise<AssetRow> {
+export async function ownAsset(userId: string, id: string): Promise<AssetRow> {
   const row = await db().query.assets.findFirst({ where: and(eq(assets.id, id), visible(userId)) });
   if (!row) throw notFound("asset");
   return row;

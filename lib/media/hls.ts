@@ -40,8 +40,24 @@ export interface Variant {
   codecs: string[];
 }
 
-export function masterPlaylist(variants: Variant[]): string {
+/** A WebVTT rendition (captions), in the master's one subtitles group. */
+export interface Subtitles {
+  uri: string;
+  name: string;
+  /** BCP 47. */
+  language: string;
+}
+
+const SUBTITLES_GROUP = "subs";
+const quoted = (value: string) => `"${value.replace(/["\r\n]/g, "'")}"`;
+
+export function masterPlaylist(variants: Variant[], subtitles: Subtitles[] = []): string {
   const lines = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-INDEPENDENT-SEGMENTS"];
+  for (const s of subtitles) {
+    // Off until the viewer picks one; AUTOSELECT lets players pick by the device's language.
+    const attrs = [`TYPE=SUBTITLES`, `GROUP-ID="${SUBTITLES_GROUP}"`, `NAME=${quoted(s.name)}`, `LANGUAGE=${quoted(s.language)}`, "DEFAULT=NO", "AUTOSELECT=YES", `URI=${quoted(s.uri)}`];
+    lines.push(`#EXT-X-MEDIA:${attrs.join(",")}`);
+  }
   for (const v of variants) {
     const attrs = [
       `BANDWIDTH=${Math.round(v.bandwidth)}`,
@@ -50,10 +66,17 @@ export function masterPlaylist(variants: Variant[]): string {
       ...(v.frameRate ? [`FRAME-RATE=${v.frameRate.toFixed(3)}`] : []),
       ...(v.codecs.length ? [`CODECS="${v.codecs.join(",")}"`] : []),
       `NAME="${v.name.replaceAll('"', "'")}"`,
+      ...(subtitles.length ? [`SUBTITLES="${SUBTITLES_GROUP}"`] : []),
     ];
     lines.push(`#EXT-X-STREAM-INF:${attrs.join(",")}`, v.uri);
   }
   return lines.join("\n") + "\n";
+}
+
+/** A VOD media playlist of one segment: a whole WebVTT file, as long as the video. */
+export function wholeFilePlaylist(uri: string, duration: number): string {
+  const seconds = Math.max(duration, 0.001);
+  return ["#EXTM3U", "#EXT-X-VERSION:3", `#EXT-X-TARGETDURATION:${Math.ceil(seconds)}`, "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD", `#EXTINF:${seconds.toFixed(3)},`, uri, "#EXT-X-ENDLIST", ""].join("\n");
 }
 
 /** RFC 6381 codec strings from what ffprobe reports of a segment. */

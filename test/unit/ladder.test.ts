@@ -4,6 +4,7 @@ import { chunkPlan, defaultLadder, profileLadder } from "@/lib/assets/ladder";
 import { TranscodeProfile } from "@/lib/assets/schema";
 import { assetMasterPlaylist } from "@/lib/assets/master";
 import type { AssetRow, RenditionRow } from "@/lib/assets/service";
+import type { TextTrackRow } from "@/lib/assets/text-tracks";
 
 const sizes = (plans: { name: string; width: number; height: number; fps: number; bitrate: number }[]) =>
   plans.map((p) => `${p.name} ${p.width}x${p.height}@${p.fps} ${p.bitrate / 1000}k`);
@@ -71,4 +72,21 @@ test("the master lists renditions as they are ready, and the source remux until 
   assert.match(done.playlist, /AVERAGE-BANDWIDTH=1800000,RESOLUTION=640x360,FRAME-RATE=30.000,CODECS="avc1.64001f,mp4a.40.2"/);
   const tallFailed = assetMasterPlaylist(asset, [rung("1080p", 1080, "failed"), rung("360p", 360, "ready")]);
   assert.deepEqual(uris(tallFailed.playlist), ["source.m3u8", "360p/index.m3u8"]);
+});
+
+test("caption tracks are the master's subtitles group, and every variant names it", () => {
+  const asset = { videoSpec: { format: "mp4", duration: 10, tracks: [{ type: "video", codec: "h264", width: 640, height: 360, fps: 30 }] }, size: 1_000_000 } as unknown as AssetRow;
+  const rung = { name: "360p", width: 640, height: 360, phase: "ready", bitrate: 365_000, bandwidth: 400_000, fps: 30, codecs: "avc1.64001e,mp4a.40.2" } as unknown as RenditionRow;
+  const track = (id: string, language: string, name: string) => ({ id, language, name }) as unknown as TextTrackRow;
+  const { playlist } = assetMasterPlaylist(asset, [rung], [track("t1", "en", "English"), track("t2", "pt-BR", 'Say "oi"')]);
+  const lines = playlist.split("\n");
+  assert.deepEqual(lines.filter((l) => l.startsWith("#EXT-X-MEDIA:")), [
+    '#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=YES,URI="captions/t1.m3u8"',
+    `#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="Say 'oi'",LANGUAGE="pt-BR",DEFAULT=NO,AUTOSELECT=YES,URI="captions/t2.m3u8"`,
+  ]);
+  const variants = lines.filter((l) => l.startsWith("#EXT-X-STREAM-INF:"));
+  assert.equal(variants.length, 1);
+  assert.ok(variants.every((v) => v.endsWith(',SUBTITLES="subs"')), playlist);
+  // Without tracks, no group is named (a player would look for one).
+  assert.doesNotMatch(assetMasterPlaylist(asset, [rung]).playlist, /SUBTITLES/);
 });
