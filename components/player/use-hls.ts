@@ -70,7 +70,7 @@ export function toQualities(levels: Level[]): Quality[] {
 }
 
 /**
- * Plays an HLS URL in a video element: hls.js (loaded on first use, light build) where
+ * Plays an HLS URL in a video element: hls.js (loaded on first use; the light build for live) where
  * Media Source exists, else the browser's own HLS (Safari on iPhone); a plain file as it is. A fatal error tears
  * the player down and starts again after a growing pause; `onFatal` tells the caller,
  * which may find that the stream has simply ended.
@@ -138,7 +138,8 @@ export function useHls(
     async function start() {
       if (disposed) return;
       if (format === "file" || (!hasMediaSource() && video.canPlayType(HLS_MIME))) return playNatively();
-      const { default: HlsPlayer } = await import("hls.js/light");
+      // Live streams need none of the full build's extras; assets may have captions (subtitles renditions).
+      const { default: HlsPlayer } = await (live ? import("hls.js/light") : import("hls.js"));
       if (disposed) return;
       if (!HlsPlayer.isSupported()) {
         if (video.canPlayType(HLS_MIME)) return playNatively();

@@ -13,6 +13,7 @@ import {
   VolumeLowIcon,
   VolumeMutedIcon,
 } from "./icons";
+import { CaptionsMenu, CaptionText, useCaptions } from "./captions-menu";
 import { QualityMenu } from "./quality-menu";
 import { useHls } from "./use-hls";
 import { useAutoHide, useFullscreen, useMediaState } from "./use-media";
@@ -31,7 +32,7 @@ export interface VideoPlayerProps {
 /** Further behind the live edge than this (seconds) and the LIVE badge offers to catch up. */
 const BEHIND_LIVE_S = 4;
 
-/** An HLS video with its controls overlay: play, volume, LIVE, seek (on demand), quality, fullscreen. */
+/** An HLS video with its controls overlay: play, volume, LIVE, seek (on demand), captions, quality, fullscreen. */
 export function VideoPlayer({ src, live, format = "hls", autoPlay = true, muted = true, onFatal }: VideoPlayerProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -43,6 +44,7 @@ export function VideoPlayer({ src, live, format = "hls", autoPlay = true, muted 
 
   const engine = useHls(videoRef, src, { live, format, onFatal });
   const media = useMediaState(videoRef);
+  const captions = useCaptions(videoRef);
   const fullscreen = useFullscreen(rootRef, videoRef);
   const [menuOpen, setMenuOpen] = useState(false);
   const [keyboardFocus, setKeyboardFocus] = useState(false);
@@ -170,6 +172,8 @@ export function VideoPlayer({ src, live, format = "hls", autoPlay = true, muted 
         onDoubleClick={() => fullscreen.supported && fullscreen.toggle()}
       />
 
+      <CaptionText cues={captions.cues} raised={showControls} />
+
       {loading && (
         <div className="pointer-events-none absolute inset-0 flex flex-col items-center justify-center gap-3" role="status">
           <Spinner className="size-10 text-white/90 @md:size-12" />
@@ -273,6 +277,8 @@ export function VideoPlayer({ src, live, format = "hls", autoPlay = true, muted 
           )}
 
           <span className="flex-1" />
+
+          <CaptionsMenu captions={captions} onOpenChange={setMenuOpen} />
 
           {engine.qualities.length > 1 && (
             <QualityMenu engine={engine} onOpenChange={setMenuOpen} />
