@@ -89,7 +89,7 @@ async function checkRoom(asset: AssetRow) {
 
 async function fetchCaptions(url: string): Promise<Uint8Array> {
   const refused = await privateHostReason(url);
-  if (refused) throw invalid(`url: refusing to fetch from ${refused}`);
+  if (refused) throw invalid(`url: ${refused}, which captions cannot be fetched from`);
   try {
     return await fetchSmallFile(url, { limit: MAX_CAPTION_BYTES, timeoutMs: FETCH_TIMEOUT_MS });
   } catch (err) {

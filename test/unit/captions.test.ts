@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { parseCaptions } from "@/lib/assets/captions";
 import { Refusal } from "@/lib/errors";
+import { fetchSmallFile } from "@/lib/net/download";
+
+process.env.ALLOW_PRIVATE_URLS = "false";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const refusal = (text: string | Uint8Array, duration?: number) => {
@@ -53,4 +58,23 @@ test("every unusable file is refused with where and why", () => {
   assert.match(refusal("1\n00:00:01.000 -> 00:00:02.000\nA\n"), /^line 2: expected a cue timing like "00:00:01,000 --> 00:00:02,000"/);
   assert.match(refusal("1\n"), /^line 2: expected a cue timing/);
   assert.match(refusal(bytes("WEBVTT\n\n" + "00:01.000 --> 00:02.000\nA\n\n".repeat(250_000))), /over 5242880 bytes/);
+});
+
+test("captions from a URL: private addresses are refused, by literal or by name, before any request", async () => {
+  let requests = 0;
+  const server = http.createServer((_req, res) => {
+    requests++;
+    res.end("WEBVTT\n\n00:01.000 --> 00:02.000\nA\n");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    const opts = { limit: 1000, timeoutMs: 5000 };
+    await assert.rejects(fetchSmallFile(`http://127.0.0.1:${port}/en.vtt`, opts), /127\.0\.0\.1 is a private address/);
+    await assert.rejects(fetchSmallFile(`http://localhost:${port}/en.vtt`, opts), /localhost is a private address/);
+    await assert.rejects(fetchSmallFile(`http://[::ffff:127.0.0.1]:${port}/en.vtt`, opts), /private address/);
+    assert.equal(requests, 0);
+  } finally {
+    server.close();
+  }
 });
