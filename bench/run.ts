@@ -11,6 +11,7 @@ import { buildIfNeeded } from "../scripts/build-if-needed";
 import { benchApi } from "./api";
 import { benchIpfs } from "./ipfs";
 import { benchJobs } from "./jobs";
+import { benchLadder } from "./ladder";
 import { benchCapacity, benchLive } from "./live";
 import { benchOrigin } from "./origin";
 import { startS3App, type S3App } from "./s3-app";
@@ -39,6 +40,7 @@ async function main() {
     if (wanted("jobs")) await benchJobs();
     if (wanted("webhooks")) await benchWebhooks({ userId: user.id });
     if (wanted("vod")) await benchVod({ appUrl: app.url, key, appPid: app.child.pid!, dataDir });
+    if (wanted("ladder")) await benchLadder({ appUrl: app.url, key, dataDir, env: { ...env, DATABASE_URL: process.env.DATABASE_URL } });
     if (wanted("origin") || wanted("upload")) s3App = await startS3App(env);
     if (wanted("origin")) await benchOrigin({ appUrl: app.url, key, s3App: s3App! });
     if (wanted("upload")) await benchUpload({ appUrl: app.url, key, dataDir, s3App: s3App! });
