@@ -1,5 +1,7 @@
 import type { InngestFunction } from "inngest";
 import { awaitUpload, exportAsset, importAsset, processAsset } from "./assets";
+import { makeClipAsset } from "./clips";
+import { retireLiveDvr } from "./live";
 import { finalizeRecording } from "./recordings";
 import { deliverWebhook } from "./webhooks";
 
@@ -15,4 +17,6 @@ export const functions: InngestFunction.Any[] = [
   importAsset,
   awaitUpload,
   exportAsset,
+  makeClipAsset,
+  retireLiveDvr,
 ];

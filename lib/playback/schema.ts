@@ -2,8 +2,8 @@ import { z } from "zod";
 
 export const PlaybackSource = z
   .object({
-    hrn: z.string().describe('"HLS (TS)" or "MP4"'),
-    type: z.string().describe("html5/application/vnd.apple.mpegurl or html5/video/mp4"),
+    hrn: z.string().describe('"HLS (TS)", "MP4" or "Thumbnail (JPEG)" (live streams, while live)'),
+    type: z.string().describe("html5/application/vnd.apple.mpegurl, html5/video/mp4 or image/jpeg"),
     url: z.string(),
   })
   .meta({ id: "PlaybackSource" });

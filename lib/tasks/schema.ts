@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 export const TASK_PHASES = ["pending", "waiting", "running", "completed", "failed", "cancelled"] as const;
-export const TASK_TYPES = ["import", "export", "upload", "transcode"] as const;
+export const TASK_TYPES = ["import", "export", "upload", "transcode", "clip"] as const;
 
 export const Task = z
   .object({
