@@ -197,7 +197,8 @@ export class Broadcast {
     this.thumbnailing = true;
     this.thumbnailAt = Date.now();
     void this.storeThumbnail(s.file)
-      .catch((err) => console.error(`[media] thumbnail of ${this.grant.sessionId} failed:`, (err as Error).message))
+      // Ending removes the scratch folder, the segment with it: no thumbnail is wanted then.
+      .catch((err) => !this.ending && console.error(`[media] thumbnail of ${this.grant.sessionId} failed:`, (err as Error).message))
       .finally(() => (this.thumbnailing = false));
   }
 
