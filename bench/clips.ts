@@ -1,7 +1,4 @@
 import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { startAppProcess } from "../scripts/app-process";
 import { freePort } from "@/lib/net/free-port";
 
@@ -25,8 +22,8 @@ async function api(appUrl: string, key: string, method: string, p: string, body?
 
 export async function benchClips(ctx: { env: NodeJS.ProcessEnv; key: string }) {
   const rtmpPort = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-bench-clips-"));
-  const app = await startAppProcess({ ...ctx.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, RTMP_PORT: String(rtmpPort), RTMP_HOST: "127.0.0.1" });
+  // The bench's other app runs jobs on the same database: it must see the same local store (its DATA_DIR).
+  const app = await startAppProcess({ ...ctx.env, PORT: "0", HOST: "127.0.0.1", RTMP_PORT: String(rtmpPort), RTMP_HOST: "127.0.0.1" });
   const stream = await api(app.url, ctx.key, "POST", "stream", { name: "bench clips" });
   const pub = spawn("ffmpeg", [
     "-hide_banner", "-loglevel", "error", "-re",
@@ -42,12 +39,12 @@ export async function benchClips(ctx: { env: NodeJS.ProcessEnv; key: string }) {
     for (let i = 0; i < 3; i++) {
       const t0 = Date.now();
       const { asset } = await api(app.url, ctx.key, "POST", "clip", { playbackId: stream.playbackId, startTime: t0 - 30_000 });
-      let phase = "";
-      while (!["ready", "failed"].includes(phase) && Date.now() - t0 < 60_000) {
+      let status = { phase: "", errorMessage: "" };
+      while (!["ready", "failed"].includes(status.phase) && Date.now() - t0 < 60_000) {
         await sleep(50);
-        phase = (await api(app.url, ctx.key, "GET", `asset/${asset.id}`)).status.phase;
+        status = (await api(app.url, ctx.key, "GET", `asset/${asset.id}`)).status;
       }
-      if (phase !== "ready") throw new Error(`clip ${asset.id}: ${phase}`);
+      if (status.phase !== "ready") throw new Error(`clip ${asset.id}: ${status.phase} ${status.errorMessage ?? ""}`);
       runs.push(Date.now() - t0);
       await sleep(3000);
     }
@@ -56,6 +53,5 @@ export async function benchClips(ctx: { env: NodeJS.ProcessEnv; key: string }) {
     pub.kill("SIGINT");
     await sleep(1000);
     await app.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
