@@ -9,6 +9,7 @@ import { createUser } from "@/lib/users/service";
 import { startAppProcess } from "../scripts/app-process";
 import { buildIfNeeded } from "../scripts/build-if-needed";
 import { benchApi } from "./api";
+import { benchClips } from "./clips";
 import { benchIpfs } from "./ipfs";
 import { benchJobs } from "./jobs";
 import { benchLadder } from "./ladder";
@@ -48,6 +49,7 @@ async function main() {
     const liveEnv = { env: { ...env, DATABASE_URL: process.env.DATABASE_URL, MEDIA_NODE: "true" }, key };
     if (wanted("live")) await benchLive(liveEnv);
     else if (wanted("capacity")) await benchCapacity(liveEnv);
+    if (wanted("clips")) await benchClips(liveEnv);
   } finally {
     await s3App?.stop();
     await app.stop();
