@@ -39,6 +39,11 @@ export function describeTask(task: Task): TaskDescription {
       return { kind: "upload", title: "Upload" };
     case "transcode":
       return { kind: "transcode", title: "Transcode" };
+    case "transcode-file": {
+      const ladder = fields(task.params.transcode)?.profiles;
+      const names = Array.isArray(ladder) ? ladder.map((p) => text(fields(p)?.name)).filter(Boolean) : [];
+      return { kind: "transcode", title: "Renditions", detail: names.length ? names.join(", ") : undefined };
+    }
     case "clip": {
       const range = fields(fields(task.params.clip)?.clipStrategy);
       const ms = typeof range?.endTime === "number" && typeof range.startTime === "number" ? range.endTime - range.startTime : undefined;
