@@ -9,8 +9,10 @@ import { createUser } from "@/lib/users/service";
 import { startAppProcess } from "../scripts/app-process";
 import { buildIfNeeded } from "../scripts/build-if-needed";
 import { benchApi } from "./api";
+import { benchClips } from "./clips";
 import { benchIpfs } from "./ipfs";
 import { benchJobs } from "./jobs";
+import { benchLadder } from "./ladder";
 import { benchCapacity, benchLive } from "./live";
 import { benchOrigin } from "./origin";
 import { startS3App, type S3App } from "./s3-app";
@@ -39,6 +41,7 @@ async function main() {
     if (wanted("jobs")) await benchJobs();
     if (wanted("webhooks")) await benchWebhooks({ userId: user.id });
     if (wanted("vod")) await benchVod({ appUrl: app.url, key, appPid: app.child.pid!, dataDir });
+    if (wanted("ladder")) await benchLadder({ appUrl: app.url, key, dataDir, env: { ...env, DATABASE_URL: process.env.DATABASE_URL } });
     if (wanted("origin") || wanted("upload")) s3App = await startS3App(env);
     if (wanted("origin")) await benchOrigin({ appUrl: app.url, key, s3App: s3App! });
     if (wanted("upload")) await benchUpload({ appUrl: app.url, key, dataDir, s3App: s3App! });
@@ -46,6 +49,7 @@ async function main() {
     const liveEnv = { env: { ...env, DATABASE_URL: process.env.DATABASE_URL, MEDIA_NODE: "true" }, key };
     if (wanted("live")) await benchLive(liveEnv);
     else if (wanted("capacity")) await benchCapacity(liveEnv);
+    if (wanted("clips")) await benchClips(liveEnv);
   } finally {
     await s3App?.stop();
     await app.stop();

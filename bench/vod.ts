@@ -305,10 +305,18 @@ async function clipToPlayable(ctx: Ctx, file: string, i: number) {
       const first = playlist?.split("\n").find((l) => l.trim() && !l.startsWith("#"));
       if (first && (await ok200(new URL(first.trim(), a.playbackUrl).href)) !== undefined) {
         const t = now();
-        return { putS: put.seconds, putMBs: mbps(put.bytes, put.seconds), inspectedS: ((inspectedAt ?? readyAt) - t0) / 1000, readyS: (readyAt - t0) / 1000, playableS: (t - t0) / 1000 };
+        return { assetId: asset.id, putS: put.seconds, putMBs: mbps(put.bytes, put.seconds), inspectedS: ((inspectedAt ?? readyAt) - t0) / 1000, readyS: (readyAt - t0) / 1000, playableS: (t - t0) / 1000 };
       }
     }
     await sleep(POLL_MS);
+  }
+}
+
+/** Each asset's ABR ladder follows in the background: the next run starts after it, not against it. */
+async function renditionsSettled(ctx: Ctx, assetId: string) {
+  for (const t0 = now(); now() - t0 < 600_000; await sleep(500)) {
+    const { renditions = [] } = await api<{ renditions?: { phase: string }[] }>(ctx, "GET", `asset/${assetId}`);
+    if (renditions.length && renditions.every((r) => r.phase !== "transcoding")) return;
   }
 }
 
@@ -323,6 +331,7 @@ async function clipRuns(ctx: Ctx) {
     for (let i = 1; i <= CLIP_RUNS; i++) {
       const r = await clipToPlayable(ctx, file, i);
       playable.push(r.playableS);
+      await renditionsSettled(ctx, r.assetId);
       console.log(
         `run ${i}: PUT ${pad(r.putS.toFixed(3), 6)} s (${pad(r.putMBs.toFixed(0), 4)} MB/s) | 200 -> inspected ${pad(r.inspectedS.toFixed(2), 5)} s, ` +
           `-> ready ${pad(r.readyS.toFixed(2), 5)} s, -> playlist + first segment 200 ${pad(r.playableS.toFixed(2), 5)} s`,

@@ -125,9 +125,33 @@ export const recordingSegments = pgTable(
     file: text("file").notNull(),
     duration: doublePrecision("duration").notNull(),
     size: bigint("size", { mode: "number" }).notNull(),
+    /** Wall-clock start (the recorder's EXT-X-PROGRAM-DATE-TIME), for clips; null from nodes that did not say. */
+    startedAt: ms("started_at"),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.epoch, t.seq] })],
+);
+
+/**
+ * The DVR of every live session, recorded or not: the source rendition's segments
+ * (live/<session>/<epoch>/v0/<file>) with their wall-clock start (the transcoder's
+ * EXT-X-PROGRAM-DATE-TIME, what players show as the time), one row per segment the
+ * media node stored and reported. Clips of live streams are cut from them. The app
+ * deletes (rows and objects) those that fell out of LIVE_DVR_WINDOW_S as new ones
+ * come, and after the session ended, the rest once that window has passed too.
+ */
+export const liveSegments = pgTable(
+  "live_segments",
+  {
+    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    epoch: integer("epoch").notNull(),
+    seq: integer("seq").notNull(),
+    file: text("file").notNull(),
+    duration: doublePrecision("duration").notNull(),
+    startedAt: ms("started_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.epoch, t.seq] }), index("live_segments_start_idx").on(t.sessionId, t.startedAt)],
 );
 
 /** Media nodes that registered with the app, kept up to date by their heartbeats. */

@@ -38,6 +38,16 @@ export const recordingEnded = eventType("recording/ended", {
   schema: z.object({ sessionId: z.string(), endedAt: z.number() }),
 });
 
+/** A live session ended (recorded or not): its DVR stays for LIVE_DVR_WINDOW_S, then goes. */
+export const liveSessionEnded = eventType("live/session.ended", {
+  schema: z.object({ sessionId: z.string(), endedAt: z.number() }),
+});
+
+/** POST /clip: cut the range into the clip's asset (the asset and its task exist already). */
+export const clipRequested = eventType("clip/requested", {
+  schema: z.object({ assetId: z.string(), taskId: z.string() }),
+});
+
 /** The body of a webhook event, as every delivery of it (and every retry) sends it. */
 export const WebhookEventData = z.object({
   eventId: z.string(),

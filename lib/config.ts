@@ -33,6 +33,10 @@ const ConfigSchema = z.object({
   RTMP_HOST: z.string().min(1).default("0.0.0.0"),
   HLS_SEGMENT_S: z.coerce.number().min(1).max(10).default(2),
   RECORDING_RECONNECT_WINDOW_S: z.coerce.number().min(0).max(86_400).default(360),
+  /** The last seconds of every live session (recorded or not) kept in the store to clip from, and kept this long after it ends. */
+  LIVE_DVR_WINDOW_S: z.coerce.number().int().min(60).max(86_400).default(600),
+  /** The longest clip POST /api/clip makes. */
+  CLIP_MAX_S: z.coerce.number().int().min(1).max(86_400).default(7200),
   /** A media node that sends no heartbeat this long is lost: its sessions end and another node may take them. */
   NODE_LOST_AFTER_S: z.coerce.number().min(2).max(600).default(10),
   /**

@@ -202,6 +202,13 @@ function Source({ source }: { source: Asset["source"] }) {
           Recording of live session <code className="font-mono text-xs break-all text-zinc-600">{source.sessionId}</code>
         </p>
       );
+    case "clip":
+      return (
+        <p className="text-sm text-zinc-800">
+          Clip of {source.sessionId ? "live session" : "asset"}{" "}
+          <code className="font-mono text-xs break-all text-zinc-600">{source.sessionId ?? source.assetId}</code>
+        </p>
+      );
     default:
       return <p className="text-sm text-zinc-800">Uploaded from a browser or the API</p>;
   }

@@ -56,6 +56,8 @@ export function sourceLabel(source: Asset["source"]): string {
       return `Imported from ${hostOf(source.url)}`;
     case "recording":
       return "Recorded from a live stream";
+    case "clip":
+      return source.sessionId ? "Clipped from a live stream" : "Clipped from an asset";
     default:
       return "Unknown source";
   }

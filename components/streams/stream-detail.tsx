@@ -14,6 +14,7 @@ import { useDeleteStream, useStreamBroadcasts, useUpdateStream } from "@/lib/cli
 import { useIngestUrl } from "@/lib/client/location";
 import type { Session } from "@/lib/sessions/schema";
 import type { Stream } from "@/lib/streams/schema";
+import { ClipsCard } from "./clips-card";
 import { IngestHealthCard } from "./ingest-health-card";
 import { LivePreviewCard } from "./live-preview-card";
 import { MultistreamCard } from "./multistream-card";
@@ -58,6 +59,7 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
             <ConnectCard stream={stream} />
             <PlaybackCard stream={stream} />
             <MultistreamCard stream={stream} />
+            <ClipsCard stream={stream} liveSince={sessions.data?.find((s) => s.isActive)?.createdAt} />
             <SessionsCard sessions={sessions} />
           </>
         }

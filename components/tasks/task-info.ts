@@ -9,7 +9,7 @@ type Fields = Record<string, unknown>;
 const fields = (v: unknown): Fields | undefined => (v && typeof v === "object" && !Array.isArray(v) ? (v as Fields) : undefined);
 const text = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
 
-export type TaskKind = "upload" | "import" | "export-ipfs" | "export-url" | "transcode";
+export type TaskKind = "upload" | "import" | "export-ipfs" | "export-url" | "transcode" | "clip";
 
 export interface TaskDescription {
   kind: TaskKind;
@@ -39,10 +39,16 @@ export function describeTask(task: Task): TaskDescription {
       return { kind: "upload", title: "Upload" };
     case "transcode":
       return { kind: "transcode", title: "Transcode" };
-    case "transcode-file":
-      return { kind: "transcode", title: "Transcode a file" };
-    case "clip":
-      return { kind: "transcode", title: "Clip" };
+    case "transcode-file": {
+      const ladder = fields(task.params.transcode)?.profiles;
+      const names = Array.isArray(ladder) ? ladder.map((p) => text(fields(p)?.name)).filter(Boolean) : [];
+      return { kind: "transcode", title: "Renditions", detail: names.length ? names.join(", ") : undefined };
+    }
+    case "clip": {
+      const range = fields(fields(task.params.clip)?.clipStrategy);
+      const ms = typeof range?.endTime === "number" && typeof range.startTime === "number" ? range.endTime - range.startTime : undefined;
+      return { kind: "clip", title: "Clip", detail: ms !== undefined ? `${(ms / 1000).toFixed(1)} s of ${text(range?.playbackId) ?? "a video"}` : undefined };
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { ProgressBar } from "@/components/assets/progress-bar";
 import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/cx";
-import { ClockIcon, CubeIcon, DownloadIcon, LayersIcon, SendIcon, UploadIcon } from "@/components/ui/icons";
+import { ClockIcon, CubeIcon, DownloadIcon, FilmIcon, LayersIcon, SendIcon, UploadIcon } from "@/components/ui/icons";
 import { Spinner } from "@/components/ui/spinner";
 import { percent } from "@/components/assets/asset-info";
 import type { ReactNode } from "react";
@@ -54,6 +54,7 @@ const ICONS: Record<TaskKind, typeof UploadIcon> = {
   "export-ipfs": CubeIcon,
   "export-url": SendIcon,
   transcode: LayersIcon,
+  clip: FilmIcon,
 };
 
 function TaskIcon({ kind, phase }: { kind: TaskKind; phase: Phase }) {

@@ -1,5 +1,7 @@
 import type { InngestFunction } from "inngest";
 import { awaitUpload, exportAsset, importAsset, processAsset } from "./assets";
+import { makeClipAsset } from "./clips";
+import { retireLiveDvr } from "./live";
 import { finalizeRecording } from "./recordings";
 import { transcodeRenditionChunk } from "./renditions";
 import { deliverWebhook } from "./webhooks";
@@ -17,4 +19,6 @@ export const functions: InngestFunction.Any[] = [
   awaitUpload,
   exportAsset,
   transcodeRenditionChunk,
+  makeClipAsset,
+  retireLiveDvr,
 ];

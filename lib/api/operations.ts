@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from "@/lib/api-keys/schema";
 import { Asset, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, TextTrack, TextTrackQuery, UploadReceived, UploadRequested } from "@/lib/assets/schema";
+import { ClipPayload } from "@/lib/clips/schema";
 import { Health } from "@/lib/health/schema";
 import { Ingest } from "@/lib/live/ingest";
 import { MEDIA_OBJECT_KEY, MEDIA_PREFIX } from "@/lib/live/keys";
@@ -65,6 +66,10 @@ export const operations = {
   listStreamSessions: { method: "GET", path: `/stream${Id}/sessions`, tag: "Sessions", summary: "List a stream's sessions (record=1: recorded only)", auth: "user", query: PagedSessions, status: 200, response: Session, paged: true, errors: [404] },
   listSessions: { method: "GET", path: "/session", tag: "Sessions", summary: "List sessions", auth: "user", query: PageQuery, status: 200, response: Session, paged: true },
   getSession: { method: "GET", path: `/session${Id}`, tag: "Sessions", summary: "Retrieve a session", auth: "user", status: 200, response: Session, errors: [404] },
+
+  createClip: { method: "POST", path: "/clip", tag: "Clips", summary: "Clip a stream (live: its last LIVE_DVR_WINDOW_S; or a session, recorded or within that window after it ended) with times in Unix ms, or an asset (not in Livepeer's API) with times in ms from its start; the clip is a new asset, made by a clip task", auth: "user", body: ClipPayload, status: 200, response: AssetWithTask, errors: [400, 404, 422] },
+  listStreamClips: { method: "GET", path: `/stream${Id}/clips`, tag: "Clips", summary: "Clips of a stream's sessions", auth: "user", query: PageQuery, status: 200, response: Asset, paged: true, errors: [404] },
+  listSessionClips: { method: "GET", path: `/session${Id}/clips`, tag: "Clips", summary: "Clips of a session", auth: "user", query: PageQuery, status: 200, response: Asset, paged: true, errors: [404] },
   // Multistream
   createTarget: { method: "POST", path: "/multistream/target", tag: "Multistream", summary: "Create a multistream target", auth: "user", body: TargetCreate, status: 201, response: TargetCreated, errors: [400, 422] },
   listTargets: { method: "GET", path: "/multistream/target", tag: "Multistream", summary: "List multistream targets (url is never returned)", auth: "user", query: PageQuery, status: 200, response: Target, paged: true },
@@ -114,10 +119,10 @@ export const operations = {
   // Media nodes (internal)
   authorizePublish: { method: "POST", path: "/internal/media/publish", tag: "Media nodes", summary: "May this stream key publish? 403 says why not", auth: "media", body: PublishRequest, status: 200, response: PublishGrant, errors: [403, 422], internal: true },
   mediaHeartbeat: { method: "POST", path: "/internal/media/heartbeat", tag: "Media nodes", summary: "A live session's counters and health; answers its targets and whether to stop", auth: "media", body: Heartbeat, status: 200, response: HeartbeatReply, errors: [422], internal: true },
-  mediaEvent: { method: "POST", path: "/internal/media/event", tag: "Media nodes", summary: "A session became ready, stored a recording segment, ended, or a multistream target changed state; 409 once the node's epoch is not current (fenced)", auth: "media", body: SessionEvent, status: 204, errors: [409, 422], internal: true },
+  mediaEvent: { method: "POST", path: "/internal/media/event", tag: "Media nodes", summary: "A session became ready, stored a source (DVR) or recording segment, ended, or a multistream target changed state; 409 once the node's epoch is not current (fenced)", auth: "media", body: SessionEvent, status: 204, errors: [409, 422], internal: true },
   mediaNodeBeat: { method: "POST", path: "/internal/media/node", tag: "Media nodes", summary: "A media node registers and heartbeats (every 2 s)", auth: "media", body: NodeBeat, status: 200, response: NodeBeatReply, errors: [422], internal: true },
-  storeMediaObject: { method: "PUT", path: "/internal/media/object", tag: "Media nodes", summary: "A node without direct access to the bucket stores a live HLS or recording file through the app", auth: "media", query: z.object({ key: z.string().regex(MEDIA_OBJECT_KEY, "not a live media key") }), status: 204, errors: [422], raw: "the file's bytes", internal: true },
-  removeMediaObjects: { method: "DELETE", path: "/internal/media/object", tag: "Media nodes", summary: "Remove a finished broadcast's live HLS", auth: "media", query: z.object({ prefix: z.string().regex(MEDIA_PREFIX, "not a live media folder") }), status: 204, errors: [422], internal: true },
+  storeMediaObject: { method: "PUT", path: "/internal/media/object", tag: "Media nodes", summary: "A node without direct access to the bucket stores a live HLS file, live thumbnail or recording segment through the app", auth: "media", query: z.object({ key: z.string().regex(MEDIA_OBJECT_KEY, "not a live media key") }), status: 204, errors: [422], raw: "the file's bytes", internal: true },
+  removeMediaObjects: { method: "DELETE", path: "/internal/media/object", tag: "Media nodes", summary: "Remove a finished broadcast's live renditions", auth: "media", query: z.object({ prefix: z.string().regex(MEDIA_PREFIX, "not a live media folder") }), status: 204, errors: [422], internal: true },
   listMediaNodes: { method: "GET", path: "/media-node", tag: "Operations", summary: "Media nodes of this deployment: ingest, health, load, live sessions", auth: "user", status: 200, response: z.array(MediaNode) },
 } as const satisfies Record<string, Operation>;
 

@@ -51,6 +51,14 @@ export const AssetSource = z.discriminatedUnion("type", [
   z.object({ type: z.literal("directUpload") }),
   z.object({ type: z.literal("url"), url: z.string() }),
   z.object({ type: z.literal("recording"), sessionId: z.string() }),
+  /** A clip (POST /clip) of a stream's session (sessionId) or of an asset (assetId); sourceId is the stream or asset. */
+  z.object({
+    type: z.literal("clip"),
+    sourceId: z.string(),
+    playbackId: z.string(),
+    sessionId: z.string().optional(),
+    assetId: z.string().optional(),
+  }),
 ]);
 export type AssetSource = z.infer<typeof AssetSource>;
 

@@ -145,3 +145,34 @@ export function useAssetExports(assetId: string) {
 
   return query;
 }
+
+// ---- clips
+
+const clipKeys = { stream: (id: string) => ["assets", "clips", id] as const };
+
+/** A stream's clips (newest first), polled while one is being made. */
+export function useStreamClips(streamId: string) {
+  return useQuery({
+    queryKey: clipKeys.stream(streamId),
+    queryFn: () => api<Asset[]>(`/api/stream/${enc(streamId)}/clips?limit=20`),
+    refetchInterval: (query) => (query.state.data?.some((clip) => !assetSettled(clip)) ? ACTIVE_POLL_MS : false),
+  });
+}
+
+/** A broadcast's first segment starts a little after its session: a clip may not start before it. */
+const FIRST_MEDIA_AFTER_MS = 3000;
+
+/**
+ * "Clip the last N s" of a live stream: from N s ago (or, for a younger broadcast, from
+ * its start) to now, as viewers see it.
+ */
+export function useClipLastSeconds(stream: { id: string; playbackId?: string }, seconds: number, liveSince?: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => {
+      const startTime = Math.max(Date.now() - seconds * 1000, (liveSince ?? 0) + FIRST_MEDIA_AFTER_MS);
+      return api<AssetWithTask>("/api/clip", "POST", { playbackId: stream.playbackId, startTime });
+    },
+    onSuccess: () => qc.invalidateQueries({ queryKey: clipKeys.stream(stream.id) }),
+  });
+}

@@ -18,12 +18,14 @@ export type MediaFormat = "hls" | "file";
 
 const isHls = (s: PlaybackSource) => /mpegurl/i.test(s.type) || /^HLS/i.test(s.hrn) || /\.m3u8(\?|$)/.test(s.url);
 
-/** HLS when offered (adaptive, with a quality menu), else the first file. */
+/** HLS when offered (adaptive, with a quality menu), else the first video file. */
 export function pickSource(info: PlaybackInfo): { src: string; format: MediaFormat } | undefined {
   const sources = info.meta.source ?? [];
   const hls = sources.find(isHls);
   if (hls) return { src: hls.url, format: "hls" };
-  return sources[0] && { src: sources[0].url, format: "file" };
+  // A thumbnail is listed too, but is nothing to play.
+  const file = sources.find((s) => !/^image\//.test(s.type));
+  return file && { src: file.url, format: "file" };
 }
 
 export function toPlayback(info: PlaybackInfo): Playback {

@@ -6,7 +6,7 @@ import { objects } from "@/lib/storage";
 import { liveKey, recordingKey } from "./keys";
 
 /** Names a URL may use for a part of a live or recording path. */
-export const SAFE_NAME = /^[\w-]+(\.(m3u8|ts|mp4|m4s))?$/;
+export const SAFE_NAME = /^[\w-]+(\.(m3u8|ts|mp4|m4s|jpg))?$/;
 
 /** The live session (and its current epoch) whose HLS works right now for a stream's playback id. */
 export async function liveSessionFor(playbackId: string) {
@@ -70,6 +70,8 @@ export async function recordingPlaylist(sessionId: string): Promise<string | und
   const lines = ["#EXTM3U", "#EXT-X-VERSION:3", `#EXT-X-TARGETDURATION:${target}`, "#EXT-X-MEDIA-SEQUENCE:0", `#EXT-X-PLAYLIST-TYPE:${session.isActive ? "EVENT" : "VOD"}`];
   segments.forEach((s, i) => {
     if (i > 0 && segments[i - 1].epoch !== s.epoch) lines.push("#EXT-X-DISCONTINUITY");
+    // The wall clock players show, and clips of the recording are asked in.
+    if (s.startedAt !== null) lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(s.startedAt).toISOString()}`);
     lines.push(`#EXTINF:${s.duration.toFixed(6)},`, `${s.epoch}/${s.file}`);
   });
   if (!session.isActive) lines.push("#EXT-X-ENDLIST");

@@ -60,6 +60,17 @@ export const SessionEvent = z.discriminatedUnion("kind", [
     file: z.string().regex(/^seg_\d{5,}\.ts$/),
     duration: z.number().min(0).max(600),
     size: z.number().int().min(0),
+    /** Wall-clock start (Unix ms), for clips of the recording. */
+    startedAt: z.number().int().optional(),
+  }),
+  /** A segment of the source rendition is in the store (live/<session>/<epoch>/v0/<file>): the DVR clips are cut from. */
+  z.object({
+    kind: z.literal("live-segment"),
+    ...ofSession,
+    seq: z.number().int().min(0),
+    file: z.string().regex(/^seg_\d{5,}\.ts$/),
+    duration: z.number().min(0).max(600),
+    startedAt: z.number().int(),
   }),
   z.object({ kind: z.literal("ended"), ...ofSession }),
   z.object({ kind: z.literal("multistream"), ...ofSession, targetId: z.string(), state: z.enum(["connected", "error", "disconnected"]), error: z.string().optional() }),

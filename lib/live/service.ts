@@ -2,13 +2,14 @@ import { and, count, desc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { multistreamTargets, recordingSegments, sessions, streams } from "@/db/schema";
 import { config } from "@/lib/config";
-import { recordingEnded } from "@/inngest/events";
+import { liveSessionEnded, recordingEnded } from "@/inngest/events";
 import { emit } from "@/lib/jobs/emit";
 import { createSession, serializeSession, type SessionRow } from "@/lib/sessions/service";
 import { serializeStream, type StreamRow } from "@/lib/streams/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import { publicOrigin } from "@/lib/origin";
 import { conflict, Refusal } from "@/lib/errors";
+import { liveSegmentStored } from "./dvr";
 import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant, SessionEvent } from "./schema";
 
 /**
@@ -116,6 +117,7 @@ export async function sessionEvent(event: SessionEvent): Promise<void> {
   await currentSession(event.sessionId, event.epoch);
   if (event.kind === "ready") await sessionReady(event.sessionId);
   else if (event.kind === "recorded") await recordingSegmentStored(event);
+  else if (event.kind === "live-segment") await liveSegmentStored(event);
   else await multistreamChanged(event.sessionId, event.targetId, event.state, event.error);
 }
 
@@ -164,7 +166,16 @@ export async function heartbeat(beat: Heartbeat): Promise<HeartbeatReply> {
 async function recordingSegmentStored(segment: Extract<SessionEvent, { kind: "recorded" }>) {
   await db()
     .insert(recordingSegments)
-    .values({ sessionId: segment.sessionId, epoch: segment.epoch, seq: segment.seq, file: segment.file, duration: segment.duration, size: segment.size, createdAt: Date.now() })
+    .values({
+      sessionId: segment.sessionId,
+      epoch: segment.epoch,
+      seq: segment.seq,
+      file: segment.file,
+      duration: segment.duration,
+      size: segment.size,
+      startedAt: segment.startedAt ?? null,
+      createdAt: Date.now(),
+    })
     .onConflictDoNothing();
 }
 
@@ -197,6 +208,7 @@ export async function sessionEnded(sessionId: string, end: { epoch?: number; rea
     .set({ isActive: false, health: null, lastSeen: now })
     .where(eq(streams.id, session.parentId))
     .returning();
+  await emit(liveSessionEnded, { sessionId, endedAt: now });
   const about = { stream: serializeStream(stream), payload: { session: serializeSession(session) } };
   if (session.readyAt) await notifyWebhooks(stream.userId, "stream.idle", about);
   if (recordingUrl) {

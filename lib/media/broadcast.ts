@@ -1,14 +1,14 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { liveKey, recordingKey } from "@/lib/live/keys";
+import { liveKey, liveThumbnailKey, recordingKey } from "@/lib/live/keys";
 import type { IngestHealth, LiveTarget, PublishGrant } from "@/lib/live/schema";
 import { Fenced, type AppClient } from "./app-client";
 import type { Feed } from "./feed";
 import { runFfmpeg, type FfmpegProcess } from "./ffmpeg";
 import { codecString, masterPlaylist, readMediaPlaylist, type Variant } from "./hls";
 import type { MediaStore } from "./media-store";
-import { HlsShipper } from "./shipper";
+import { HlsShipper, type ShippedSegment } from "./shipper";
 import { ladderArgs, pushArgs, READER_DRAIN_MS, recorderArgs, variantDir } from "./ladder";
 import { frameRate, probe } from "./probe";
 import { redactTargetSecrets, routeToTarget, type TargetRoute } from "@/lib/targets/connect";
@@ -46,6 +46,8 @@ const HEARTBEAT_MS = 1000;
 const STALL_MS = 4000;
 /** Players may still fetch the last segments of a finished broadcast for a moment. */
 const LIVE_LINGER_MS = 30_000;
+/** How often the live thumbnail is refreshed (at most: one per stored source segment). */
+const THUMBNAIL_EVERY_MS = 5000;
 
 /**
  * One live session on this node, for one epoch of it: the transcoder (HLS
@@ -73,6 +75,8 @@ export class Broadcast {
   private lastBytes = 0;
   private lastProgressAt = Date.now();
   private health?: IngestHealth;
+  private thumbnailAt = 0;
+  private thumbnailing = false;
 
   constructor(
     readonly grant: PublishGrant,
@@ -100,7 +104,10 @@ export class Broadcast {
         keyOf: (name) => liveKey(sessionId, epoch, `${variantDir(i)}/${name}`),
         shipPlaylist: true,
         removeShipped: false,
-        onSegment: (s) => this.counted(i, s.duration),
+        onSegment: async (s) => {
+          if (i === 0) await this.sourceSegmentStored(s);
+          this.counted(i, s.duration);
+        },
         onPlaylist: () => !this.ready && this.variants.every((v) => v.live) && void this.becomeReady(),
         onWrite: (seconds) => this.ctx.observe?.segmentStored("live", seconds),
       });
@@ -117,7 +124,16 @@ export class Broadcast {
         shipPlaylist: false,
         removeShipped: true,
         // The app lists the segment in the recording only now that it is stored.
-        onSegment: (s) => this.ctx.app.event({ kind: "recorded", ...this.session, seq: s.seq, file: s.uri, duration: s.duration, size: s.size }),
+        onSegment: (s) =>
+          this.ctx.app.event({
+            kind: "recorded",
+            ...this.session,
+            seq: s.seq,
+            file: s.uri,
+            duration: s.duration,
+            size: s.size,
+            ...(s.programDateTime ? { startedAt: Math.round(s.programDateTime) } : {}),
+          }),
         onWrite: (seconds) => this.ctx.observe?.segmentStored("recording", seconds),
       });
       this.recording.start();
@@ -167,6 +183,33 @@ export class Broadcast {
       console.error(`[media] recorder of ${this.grant.sessionId} exited (${code}), restarting:\n${proc.stderrTail()}`);
       setTimeout(() => !this.ending && this.startRecorder(false), 500);
     });
+  }
+
+  /**
+   * A source segment is in the store: the app lists it in the session's DVR (with its
+   * wall-clock start, for clips), and now and then its first keyframe becomes the live
+   * thumbnail (one keyframe decoded: cheap, whatever the ladder).
+   */
+  private async sourceSegmentStored(s: ShippedSegment) {
+    const startedAt = Math.round(s.programDateTime ?? Date.now() - s.duration * 1000);
+    await this.ctx.app.event({ kind: "live-segment", ...this.session, seq: s.seq, file: s.uri, duration: s.duration, startedAt });
+    if (this.thumbnailing || Date.now() - this.thumbnailAt < THUMBNAIL_EVERY_MS) return;
+    this.thumbnailing = true;
+    this.thumbnailAt = Date.now();
+    void this.storeThumbnail(s.file)
+      // Ending removes the scratch folder, the segment with it: no thumbnail is wanted then.
+      .catch((err) => !this.ending && console.error(`[media] thumbnail of ${this.grant.sessionId} failed:`, (err as Error).message))
+      .finally(() => (this.thumbnailing = false));
+  }
+
+  private async storeThumbnail(segmentFile: string) {
+    const jpeg = path.join(this.dir, "thumbnail.jpg");
+    const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-y", "-skip_frame", "nokey", "-i", segmentFile, "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "5", jpeg]);
+    const code = await proc.exited;
+    if (code !== 0) throw new Error(`ffmpeg exited with ${code}: ${proc.stderrTail()}`);
+    if (this.ending) return;
+    const { sessionId, epoch } = this.grant;
+    await this.ctx.store.write(liveThumbnailKey(sessionId, epoch), Readable.from([await fs.readFile(jpeg)]));
   }
 
   /** A stored live segment: counted, and once every rendition has one in the store, the stream is ready. */
@@ -311,8 +354,12 @@ export class Broadcast {
     }
     [this.recording, ...this.variants].forEach((s) => s?.stop());
     await fs.rm(this.dir, { recursive: true, force: true });
-    const live = liveKey(this.grant.sessionId, this.grant.epoch);
-    setTimeout(() => void this.ctx.store.removePrefix(live).catch(() => undefined), this.fenced ? 0 : LIVE_LINGER_MS).unref();
+    // The renditions go once players are done; the source rendition is the session's DVR,
+    // which the app retires when LIVE_DVR_WINDOW_S has passed (lib/live/dvr.ts).
+    const renditions = this.grant.profiles.map((_, i) => liveKey(this.grant.sessionId, this.grant.epoch, `${variantDir(i + 1)}/`));
+    setTimeout(() => {
+      for (const prefix of renditions) void this.ctx.store.removePrefix(prefix).catch(() => undefined);
+    }, this.fenced ? 0 : LIVE_LINGER_MS).unref();
   }
 }
 

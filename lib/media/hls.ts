@@ -1,23 +1,33 @@
 import fs from "node:fs/promises";
 
-/** The segments of a media playlist: URI and duration, in order. */
+/** The segments of a media playlist: URI, duration and, when the playlist says, wall-clock start (Unix ms), in order. */
 export interface Segment {
   uri: string;
   duration: number;
+  programDateTime?: number;
 }
 
 export function parseMediaPlaylist(text: string): Segment[] {
   const segments: Segment[] = [];
   let duration: number | undefined;
+  let programDateTime: number | undefined;
   for (const raw of text.split("\n")) {
     const line = raw.trim();
     if (line.startsWith("#EXTINF:")) duration = parseFloat(line.slice(8));
+    else if (line.startsWith("#EXT-X-PROGRAM-DATE-TIME:")) programDateTime = parseProgramDateTime(line.slice(25));
     else if (line && !line.startsWith("#") && duration !== undefined) {
-      segments.push({ uri: line, duration });
+      segments.push({ uri: line, duration, ...(programDateTime !== undefined ? { programDateTime } : {}) });
       duration = undefined;
+      programDateTime = undefined;
     }
   }
   return segments;
+}
+
+/** ffmpeg writes "2024-05-01T12:00:00.123+0000": the offset without a colon, which Date.parse does not read everywhere. */
+function parseProgramDateTime(text: string): number | undefined {
+  const ms = Date.parse(text.trim().replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 export async function readMediaPlaylist(path: string): Promise<Segment[]> {

@@ -72,7 +72,8 @@ export function ladderArgs(l: LadderInput): string[] {
     "-f", "hls",
     "-hls_time", String(l.segmentS),
     "-hls_list_size", "6",
-    "-hls_flags", "delete_segments+independent_segments+temp_file+omit_endlist",
+    // Each segment's wall-clock start: players show it, clips are asked in it (Unix ms), the DVR keeps it.
+    "-hls_flags", "delete_segments+independent_segments+temp_file+omit_endlist+program_date_time",
     "-master_pl_name", "ffmpeg-master.m3u8",
     "-var_stream_map", streamMap,
     "-hls_segment_filename", path.join(l.outDir, "%v", "seg_%05d.ts"),
@@ -90,7 +91,7 @@ export function recorderArgs(input: string, dir: string, segmentS: number): stri
     // and the recording's segments would then appear only when the broadcast ends.
     "-map", "0:v:0", "-map", "0:a:0?", "-c", "copy",
     "-f", "hls", "-hls_time", String(segmentS), "-hls_list_size", "0", "-hls_playlist_type", "event",
-    "-hls_flags", "append_list+omit_endlist+temp_file",
+    "-hls_flags", "append_list+omit_endlist+temp_file+program_date_time",
     "-hls_segment_filename", path.join(dir, "seg_%05d.ts"),
     path.join(dir, "live.m3u8"),
   ];

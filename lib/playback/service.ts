@@ -2,19 +2,29 @@ import { notFound } from "@/lib/errors";
 import { assetForPlayback } from "@/lib/assets/files";
 import { mp4Url, renditionsOf, serializeAsset } from "@/lib/assets/service";
 import { liveSessionFor, streamForPlayback } from "@/lib/live/playback";
+import { liveThumbnailKey } from "@/lib/live/keys";
 import { publicOrigin } from "@/lib/origin";
+import { objects } from "@/lib/storage";
 import type { PlaybackInfo } from "./schema";
 
 const HLS = { hrn: "HLS (TS)", type: "html5/application/vnd.apple.mpegurl" };
 const MP4 = { hrn: "MP4", type: "html5/video/mp4" };
+const JPEG = { hrn: "Thumbnail (JPEG)", type: "image/jpeg" };
 
 /** Playback info of a live stream (a source while it is live), a recording or an asset (once ready). */
 export async function playbackInfo(playbackId: string): Promise<PlaybackInfo> {
   const origin = publicOrigin();
   const stream = await streamForPlayback(playbackId);
   if (stream) {
-    const live = Boolean(await liveSessionFor(stream.playbackId));
-    const source = live ? [{ ...HLS, url: `${origin}/hls/${stream.playbackId}/index.m3u8` }] : [];
+    const session = await liveSessionFor(stream.playbackId);
+    const live = Boolean(session);
+    const thumbnail = session && (await objects().stat(liveThumbnailKey(session.sessionId, session.epoch)));
+    const source = live
+      ? [
+          { ...HLS, url: `${origin}/hls/${stream.playbackId}/index.m3u8` },
+          ...(thumbnail ? [{ ...JPEG, url: `${origin}/hls/${stream.playbackId}/thumbnail.jpg` }] : []),
+        ]
+      : [];
     return { type: "live", meta: { live: live ? 1 : 0, source } };
   }
   const row = await assetForPlayback(playbackId);

@@ -1,0 +1,121 @@
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { db } from "@/db/client";
+import { assets, sessions, streams } from "@/db/schema";
+import { pageOf, type Page, type PageQuery } from "@/db/pagination";
+import { clipRequested } from "@/inngest/events";
+import { createAsset, serializeAsset } from "@/lib/assets/service";
+import type { Asset, AssetSource, VideoSpec } from "@/lib/assets/schema";
+import { config } from "@/lib/config";
+import { invalid, notFound } from "@/lib/errors";
+import { emit } from "@/lib/jobs/emit";
+import { findSessionRow } from "@/lib/sessions/service";
+import { serializeTask, spawnTask } from "@/lib/tasks/service";
+import type { ClipParams, ClipPayload } from "./schema";
+import { EDGE_TOLERANCE_MS, sessionTimelines, timelineFor } from "./timeline";
+
+/**
+ * POST /clip: everything is checked here, before anything is created (a refused
+ * clip leaves no asset and no task); the cut itself is the clip-make job's.
+ */
+
+/** Shorter than this holds barely a frame. */
+const MIN_CLIP_MS = 100;
+/** A live clip may end up to now (its last segments are still being stored); a little past it is a clock's skew. */
+const CLOCK_SKEW_MS = 1000;
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function checkRange(startTime: number, endTime: number) {
+  if (endTime <= startTime) throw invalid("endTime must be after startTime");
+  if (endTime - startTime < MIN_CLIP_MS) throw invalid(`a clip must last at least ${MIN_CLIP_MS} ms`);
+  const max = config().CLIP_MAX_S;
+  if (endTime - startTime > max * 1000) throw invalid(`a clip may last at most ${max} s (asked: ${seconds(endTime - startTime)})`);
+}
+
+interface Resolved {
+  name: string;
+  source: AssetSource;
+  params: ClipParams;
+  inputAssetId?: string;
+}
+
+async function fromStream(userId: string, stream: typeof streams.$inferSelect, body: ClipPayload): Promise<Resolved> {
+  const session = body.sessionId
+    ? await db().query.sessions.findFirst({ where: and(eq(sessions.id, body.sessionId), eq(sessions.parentId, stream.id), eq(sessions.userId, userId)) })
+    : await db().query.sessions.findFirst({ where: eq(sessions.parentId, stream.id), orderBy: desc(sessions.createdAt) });
+  if (!session) throw body.sessionId ? notFound("session") : invalid("the stream has no session to clip from: it has never been live");
+  const timelines = await sessionTimelines(session);
+  const available = [timelines.dvr, timelines.recording].filter((t) => t !== undefined);
+  if (!available.length) throw invalid("nothing of this session is kept to clip from (yet)");
+  const now = Date.now();
+  const end = session.isActive ? now : Math.max(...available.map((t) => t.end));
+  const endTime = body.endTime ?? end;
+  checkRange(body.startTime, endTime);
+  if (session.isActive && endTime > now + CLOCK_SKEW_MS) throw invalid("endTime is in the future");
+  if (!session.isActive && endTime > end + EDGE_TOLERANCE_MS) {
+    throw invalid(`endTime is after the end of the session (${new Date(end).toISOString()})`);
+  }
+  const timeline = timelineFor(timelines, body.startTime, session.isActive);
+  if (!timeline) {
+    const oldest = Math.min(...available.map((t) => t.start));
+    const kept = session.record ? "" : ` (without recording, the last ${config().LIVE_DVR_WINDOW_S} s of a session are kept)`;
+    throw invalid(`startTime is before the oldest media kept of this session (${new Date(oldest).toISOString()})${kept}`);
+  }
+  return {
+    name: body.name ?? `Clip of ${stream.name}`,
+    source: { type: "clip", sourceId: stream.id, playbackId: stream.playbackId, sessionId: session.id },
+    params: {
+      clipStrategy: { startTime: body.startTime, endTime, playbackId: stream.playbackId },
+      inputId: stream.id,
+      sessionId: session.id,
+      timeline: timeline.kind,
+    },
+  };
+}
+
+function fromAsset(asset: typeof assets.$inferSelect, body: ClipPayload): Resolved {
+  if (body.sessionId) throw invalid("sessionId is for clips of streams, not of assets");
+  if (asset.phase !== "ready") throw invalid(`the asset is not ready to clip (phase: ${asset.phase})`);
+  const duration = Math.floor(((asset.videoSpec as VideoSpec | null)?.duration ?? 0) * 1000);
+  const endTime = body.endTime ?? duration;
+  checkRange(body.startTime, endTime);
+  if (endTime > duration + EDGE_TOLERANCE_MS) throw invalid(`endTime is after the end of the asset (${seconds(duration)}; times are ms from its start)`);
+  return {
+    name: body.name ?? `Clip of ${asset.name}`,
+    source: { type: "clip", sourceId: asset.id, playbackId: asset.playbackId, assetId: asset.id },
+    params: { clipStrategy: { startTime: body.startTime, endTime: Math.min(endTime, duration), playbackId: asset.playbackId }, inputId: asset.id },
+    inputAssetId: asset.id,
+  };
+}
+
+export async function createClip(userId: string, body: ClipPayload) {
+  const stream = await db().query.streams.findFirst({
+    where: and(eq(streams.playbackId, body.playbackId), eq(streams.userId, userId), isNull(streams.deletedAt)),
+  });
+  const asset = stream
+    ? undefined
+    : await db().query.assets.findFirst({ where: and(eq(assets.playbackId, body.playbackId), eq(assets.userId, userId), isNull(assets.deletedAt)) });
+  if (!stream && !asset) throw notFound("playback id");
+  const clip = stream ? await fromStream(userId, stream, body) : fromAsset(asset!, body);
+
+  const row = await createAsset(userId, clip.name, clip.source, "waiting");
+  const task = await spawnTask({ userId, type: "clip", inputAssetId: clip.inputAssetId, outputAssetId: row.id, params: { clip: clip.params } });
+  await emit(clipRequested, { assetId: row.id, taskId: task.id });
+  return { asset: serializeAsset(row), task: serializeTask(task) };
+}
+
+const clipsWhere = (userId: string, field: "sourceId" | "sessionId", id: string) =>
+  and(eq(assets.userId, userId), isNull(assets.deletedAt), sql`${assets.source}->>'type' = 'clip'`, sql`${assets.source}->>${field} = ${id}`);
+
+/** GET /stream/{id}/clips: clips of any of the stream's sessions, newest first. */
+export async function listStreamClips(userId: string, streamId: string, page: PageQuery): Promise<Page<Asset>> {
+  const stream = await db().query.streams.findFirst({ where: and(eq(streams.id, streamId), eq(streams.userId, userId), isNull(streams.deletedAt)) });
+  if (!stream) throw notFound("stream");
+  return pageOf(assets, clipsWhere(userId, "sourceId", streamId), page, serializeAsset);
+}
+
+/** GET /session/{id}/clips */
+export async function listSessionClips(userId: string, sessionId: string, page: PageQuery): Promise<Page<Asset>> {
+  if (!(await findSessionRow(userId, sessionId))) throw notFound("session");
+  return pageOf(assets, clipsWhere(userId, "sessionId", sessionId), page, serializeAsset);
+}
