@@ -65,9 +65,11 @@ async function main() {
   const unit = await unitTier(unitTap);
   if (only.length === 1 && only[0] === "unit") process.exit(report({ unit }));
 
-  ensurePrograms([CHROMIUM, FFMPEG]);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-test-"));
+  // Before anything reads the configuration (ensurePrograms does): it is read once, and the
+  // suite's database must be this fresh one, not ./data's.
   process.env.DATA_DIR = dataDir;
+  ensurePrograms([CHROMIUM, FFMPEG]);
   const stopDatabase = await setupDatabase();
   await closeDb();
   buildIfNeeded(root);
