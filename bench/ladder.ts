@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { defaultLadder } from "@/lib/assets/ladder";
 import { SEGMENT_S } from "@/lib/assets/transcode";
-import { putFile } from "./vod";
+import { api, putFile } from "./vod";
 
 /**
  * The VOD ladder: a 60 s 1080p30 H.264/AAC file through the production app (the
@@ -25,17 +25,6 @@ interface Ctx {
   key: string;
   dataDir: string;
   env: NodeJS.ProcessEnv;
-}
-
-async function api<T = any>(ctx: Ctx, method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${ctx.appUrl}/api/${p}`, {
-    method,
-    headers: { authorization: `Bearer ${ctx.key}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} /api/${p}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
 }
 
 function makeSource(file: string) {

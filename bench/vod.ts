@@ -48,7 +48,7 @@ interface Ctx {
   dataDir: string;
 }
 
-async function api<T = any>(ctx: Pick<Ctx, "appUrl" | "key">, method: string, p: string, body?: unknown): Promise<T> {
+export async function api<T = any>(ctx: Pick<Ctx, "appUrl" | "key">, method: string, p: string, body?: unknown): Promise<T> {
   const res = await fetch(`${ctx.appUrl}/api/${p}`, {
     method,
     headers: { authorization: `Bearer ${ctx.key}`, "content-type": "application/json" },

@@ -3,7 +3,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import postgres from "postgres";
 import { newAccount } from "./support/client";
-import { startCluster, startWorkerProcess, type Cluster, type WorkerProcess } from "./support/cluster";
+import { startCluster, startProgramProcess, type Cluster, type ProgramProcess } from "./support/cluster";
 import { until } from "./support/media";
 import { makeMedia, putFile, settled, tmpDir } from "./support/vod";
 
@@ -16,12 +16,12 @@ import { makeMedia, putFile, settled, tmpDir } from "./support/vod";
 const tmp = tmpDir();
 let cluster: Cluster;
 let sql: postgres.Sql;
-const workers: WorkerProcess[] = [];
+const workers: ProgramProcess[] = [];
 
 before(async () => {
   cluster = await startCluster({ apps: 1, nodes: 0, env: { JOB_WORKERS: "0", TRANSCODE_CHUNK_S: "4", TRANSCODE_CONCURRENCY: "1" } });
   sql = postgres(cluster.env.DATABASE_URL!, { max: 1, onnotice: () => undefined });
-  for (const name of ["a", "b"]) workers.push(await startWorkerProcess(cluster.env, path.join(cluster.appDataDirs[0], "..", `worker-${name}`)));
+  for (const name of ["a", "b"]) workers.push(await startProgramProcess(cluster.env, path.join(cluster.appDataDirs[0], "..", `worker-${name}`)));
 });
 
 after(async () => {
@@ -50,11 +50,11 @@ describe("transcoding across workers", () => {
     // 720p, 480p, 360p x six 4 s chunks.
     assert.equal((await until("the ladder planned", async () => ((await chunks()).length ? chunks() : undefined))).length, 18);
 
-    const pidOf = (w: WorkerProcess) => `/${w.child.pid}`;
+    const pidOf = (w: ProgramProcess) => `/${w.child.pid}`;
     await until("both workers done some chunks", async () => {
       const rows = await chunks();
       const done = rows.filter((c) => c.done_at);
-      const by = (w: WorkerProcess) => done.filter((c) => c.worker?.endsWith(pidOf(w))).length;
+      const by = (w: ProgramProcess) => done.filter((c) => c.worker?.endsWith(pidOf(w))).length;
       return by(workers[0]) >= 2 && by(workers[1]) >= 1 && done.length < rows.length - 4;
     }, 120_000, 100);
     await workers[0].crash();

@@ -15,14 +15,17 @@ import { startS3 } from "./s3";
  * server), one S3-compatible bucket (s3rver), app instances (`npm start` with
  * MEDIA_NODE=false) and media nodes (`npm run media`), each with its own DATA_DIR.
  */
-export interface MediaNodeProcess {
-  rtmpPort: number;
-  dataDir: string;
+/** A process of the cluster; crash() is kill -9: it vanishes mid-whatever, as a crashed machine does (its ffmpeg children with it). */
+export interface ProgramProcess {
   child: ChildProcess;
   output(): string;
-  /** kill -9: the node vanishes mid-whatever, as a crashed machine does. */
   crash(): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface MediaNodeProcess extends ProgramProcess {
+  rtmpPort: number;
+  dataDir: string;
 }
 
 export interface Cluster {
@@ -82,53 +85,30 @@ export async function startCluster(opts: { apps: number; nodes: number; env?: Re
 }
 
 export async function startMediaNodeProcess(env: NodeJS.ProcessEnv, dataDir: string): Promise<MediaNodeProcess> {
-  fs.mkdirSync(dataDir, { recursive: true });
   const rtmpPort = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/media.ts"], {
-    env: { ...env, DATA_DIR: dataDir, RTMP_HOST: "127.0.0.1", RTMP_PORT: String(rtmpPort), MEDIA_PUBLIC_HOST: `127.0.0.1:${rtmpPort}` },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (c) => (output += c));
-  child.stderr!.on("data", (c) => (output += c));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  await until("the media node listening", async () => output.includes("RTMP on") || child.exitCode !== null, 30_000);
-  if (child.exitCode !== null) throw new Error(`media node exited: ${output}`);
-  return {
-    rtmpPort,
+  const program = await startProgram("scripts/media.ts", {
+    env: { ...env, RTMP_HOST: "127.0.0.1", RTMP_PORT: String(rtmpPort), MEDIA_PUBLIC_HOST: `127.0.0.1:${rtmpPort}` },
     dataDir,
-    child,
-    output: () => output,
-    async crash() {
-      child.kill("SIGKILL");
-      await exited;
-    },
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
-export interface WorkerProcess {
-  child: ChildProcess;
-  output(): string;
-  /** kill -9, ffmpeg children with it (they die with their parent). */
-  crash(): Promise<void>;
-  stop(): Promise<void>;
+    readyWhen: "RTMP on",
+    name: "media node",
+  });
+  return { rtmpPort, dataDir, ...program };
 }
 
 /** A job worker (`npm run worker`) of the cluster, with its own scratch DATA_DIR. */
-export async function startWorkerProcess(env: NodeJS.ProcessEnv, dataDir: string): Promise<WorkerProcess> {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], { env: { ...env, DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "pipe"] });
+export const startWorkerProcess = (env: NodeJS.ProcessEnv, dataDir: string): Promise<ProgramProcess> =>
+  startProgram("scripts/worker.ts", { env, dataDir, readyWhen: "worker running", name: "worker" });
+
+/** One of Castline's programs as a process of its own, ready once its output says `readyWhen`. */
+async function startProgram(script: string, opts: { env: NodeJS.ProcessEnv; dataDir: string; readyWhen: string; name: string }): Promise<ProgramProcess> {
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const child = spawn(process.execPath, ["--import", "tsx", script], { env: { ...opts.env, DATA_DIR: opts.dataDir }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (c) => (output += c));
   child.stderr!.on("data", (c) => (output += c));
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  await until("the worker running", async () => output.includes("worker running") || child.exitCode !== null, 30_000);
-  if (child.exitCode !== null) throw new Error(`worker exited: ${output}`);
+  await until(`the ${opts.name} ready`, async () => output.includes(opts.readyWhen) || child.exitCode !== null, 30_000);
+  if (child.exitCode !== null) throw new Error(`${opts.name} exited: ${output}`);
   return {
     child,
     output: () => output,
