@@ -3,7 +3,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import postgres from "postgres";
 import { newAccount } from "./support/client";
-import { startCluster, startProgramProcess, type Cluster, type ProgramProcess } from "./support/cluster";
+import { startCluster, startWorkerProcess, type Cluster, type ProgramProcess } from "./support/cluster";
 import { until } from "./support/media";
 import { makeMedia, putFile, settled, tmpDir } from "./support/vod";
 
@@ -21,7 +21,7 @@ const workers: ProgramProcess[] = [];
 before(async () => {
   cluster = await startCluster({ apps: 1, nodes: 0, env: { JOB_WORKERS: "0", TRANSCODE_CHUNK_S: "4", TRANSCODE_CONCURRENCY: "1" } });
   sql = postgres(cluster.env.DATABASE_URL!, { max: 1, onnotice: () => undefined });
-  for (const name of ["a", "b"]) workers.push(await startProgramProcess(cluster.env, path.join(cluster.appDataDirs[0], "..", `worker-${name}`)));
+  for (const name of ["a", "b"]) workers.push(await startWorkerProcess(cluster.env, path.join(cluster.appDataDirs[0], "..", `worker-${name}`)));
 });
 
 after(async () => {
