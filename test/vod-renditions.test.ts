@@ -157,7 +157,12 @@ describe("VOD renditions", () => {
 
   test("bad profiles are refused with a 422 and create nothing", async () => {
     const api = await newAccount();
-    const before = (await api.get("asset")).body.length;
+    const count = async () => {
+      const list = await api.get("asset");
+      assert.equal(list.status, 200);
+      return (list.body as unknown[]).length;
+    };
+    const before = await count();
     for (const profiles of [
       [{ name: "x", width: 640, height: 360 }],
       [{ name: "x", width: 640, height: 360, bitrate: 1_000_000, encoder: "VP9" }],
@@ -171,6 +176,6 @@ describe("VOD renditions", () => {
       const imp = await api.post("asset/import", { name: "bad", url: "https://example.com/a.mp4", profiles });
       assert.equal(imp.status, 422, JSON.stringify(profiles));
     }
-    assert.equal((await api.get("asset")).body.length, before);
+    assert.equal(await count(), before);
   });
 });

@@ -170,7 +170,7 @@ export async function settleTranscode(assetId: string, published?: string): Prom
   let row: AssetRow | undefined = asset;
   if (!open.length && asset.progress !== null) row = await updateAsset(assetId, { progress: null });
   if (published || !open.length) {
-    await notifyWebhooks(asset.userId, "asset.updated", { payload: { asset: serializeAsset(row ?? asset, renditions.map((r) => serializeRendition(r, asset.playbackId))) } });
+    await notifyWebhooks(asset.userId, "asset.updated", { payload: { asset: serializeAsset(row ?? asset, { renditions: renditions.map((r) => serializeRendition(r, asset.playbackId)) }) } });
   }
   const taskId = asset.transcode?.taskId;
   if (!taskId) return;

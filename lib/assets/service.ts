@@ -48,7 +48,8 @@ export function serializeRendition(r: RenditionRow, playbackId: string): AssetRe
   });
 }
 
-export function serializeAsset(row: AssetRow, renditions?: AssetRendition[]): Asset {
+/** `renditions` only where they were read (GET /asset/{id}, asset.updated): lists leave them out. */
+export function serializeAsset(row: AssetRow, { renditions }: { renditions?: AssetRendition[] } = {}): Asset {
   const ready = row.phase === "ready";
   return compact({
     id: row.id,
@@ -88,7 +89,7 @@ export async function ownAsset(userId: string, id: string): Promise<AssetRow> {
 
 export async function getAsset(userId: string, id: string): Promise<Asset> {
   const row = await ownAsset(userId, id);
-  return serializeAsset(row, (await renditionsOf(id)).map((r) => serializeRendition(r, row.playbackId)));
+  return serializeAsset(row, { renditions: (await renditionsOf(id)).map((r) => serializeRendition(r, row.playbackId)) });
 }
 
 /** Hides the asset from the API; its stored files stay reachable by playback id (the spec says so). */
