@@ -39,6 +39,10 @@ export function describeTask(task: Task): TaskDescription {
       return { kind: "upload", title: "Upload" };
     case "transcode":
       return { kind: "transcode", title: "Transcode" };
+    case "transcode-file":
+      return { kind: "transcode", title: "Transcode file" };
+    case "clip":
+      return { kind: "transcode", title: "Clip" };
   }
 }
 
