@@ -16,6 +16,7 @@ import { formatBytes, hostOf, percent, resolution, sourceLabel } from "./asset-i
 import { AssetStatusBadge } from "./asset-status";
 import { ExportCard, ExportsCard, IpfsCard } from "./export-card";
 import { ProgressBar } from "./progress-bar";
+import { RenditionsCard } from "./renditions-card";
 
 export function AssetDetail({ id }: { id: string }) {
   return (
@@ -64,6 +65,7 @@ function AssetPage({ asset }: { asset: Asset }) {
         main={
           <>
             <PlayerCard asset={asset} />
+            {asset.renditions && asset.renditions.length > 0 && <RenditionsCard renditions={asset.renditions} />}
             {ready && <ShareCard asset={asset} />}
             {asset.status.phase !== "failed" && <ExportCard asset={asset} />}
             <IpfsCard asset={asset} />

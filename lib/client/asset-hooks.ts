@@ -22,8 +22,16 @@ const keys = {
 
 const enc = encodeURIComponent;
 
-/** Nothing more will happen to an asset in these phases without someone asking. */
-export const assetSettled = (asset: Pick<Asset, "status">) => asset.status.phase === "ready" || asset.status.phase === "failed";
+/**
+ * The ABR ladder is still being transcoded: a ready asset has a progress only meanwhile
+ * (the list has no renditions; one asset has them).
+ */
+export const ladderTranscoding = (asset: Pick<Asset, "status" | "renditions">) =>
+  asset.status.phase === "ready" && (asset.status.progress !== undefined || Boolean(asset.renditions?.some((r) => r.phase === "transcoding")));
+
+/** Nothing more will happen to an asset without someone asking: failed, or ready with its whole ladder. */
+export const assetSettled = (asset: Pick<Asset, "status" | "renditions">) =>
+  asset.status.phase === "failed" || (asset.status.phase === "ready" && !ladderTranscoding(asset));
 
 export const taskActive = (task: Pick<Task, "status">) =>
   task.status.phase === "pending" || task.status.phase === "waiting" || task.status.phase === "running";
@@ -52,7 +60,7 @@ export function useRefreshAssetsOn(trigger: string) {
   }, [qc, trigger]);
 }
 
-/** One asset, polled until it is ready or failed (a failed poll keeps polling; a failed first load does not). */
+/** One asset, polled until it is settled (a failed poll keeps polling; a failed first load does not). */
 const assetQuery = (id: string) =>
   queryOptions({
     queryKey: keys.asset(id),
