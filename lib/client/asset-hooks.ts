@@ -4,7 +4,7 @@ import { queryOptions, useInfiniteQuery, useMutation, useQueries, useQuery, useQ
 import { useEffect, useRef } from "react";
 import type { Asset, AssetWithTask, ExportRequest, ExportStarted, UploadRequested } from "@/lib/assets/schema";
 import type { Task } from "@/lib/tasks/schema";
-import { api, apiPage } from "./api";
+import { api, apiPage, apiUpload } from "./api";
 
 /** Processing and task progress move by the second while someone watches them. */
 const ACTIVE_POLL_MS = 2_000;
@@ -18,6 +18,7 @@ const keys = {
   tasks: ["tasks"] as const,
   taskList: ["tasks", "list"] as const,
   assetTasks: (id: string) => ["tasks", "asset", id] as const,
+  textTracks: (id: string) => ["assets", id, "text-tracks"] as const,
 };
 
 const enc = encodeURIComponent;
@@ -111,6 +112,62 @@ export function useExportAsset(assetId: string) {
   return useMutation({
     mutationFn: (input: ExportRequest) => api<ExportStarted>(`/api/asset/${enc(assetId)}/export`, "POST", input),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.tasks }),
+  });
+}
+
+/** A new asset cut from a playable one; times in milliseconds from its start. */
+export interface ClipRequest {
+  playbackId: string;
+  startTime: number;
+  endTime: number;
+  name?: string;
+}
+
+export function useCreateClip() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ClipRequest) => api<AssetWithTask>("/api/clip", "POST", input),
+    onSuccess: ({ asset }) => {
+      qc.setQueryData(keys.asset(asset.id), asset);
+      void qc.invalidateQueries({ queryKey: keys.tasks });
+      return qc.invalidateQueries({ queryKey: keys.assets, exact: true });
+    },
+  });
+}
+
+// ---- captions
+
+/** A subtitle or caption file of an asset (`/api/asset/{id}/text-tracks`). */
+export interface TextTrack {
+  id: string;
+  language: string;
+  name?: string;
+  format: string;
+  createdAt: number;
+  url: string;
+}
+
+export const useTextTracks = (assetId: string) =>
+  useQuery({ queryKey: keys.textTracks(assetId), queryFn: () => api<TextTrack[]>(`/api/asset/${enc(assetId)}/text-tracks`), retry: false });
+
+/** The file goes as the raw body, its type from its extension (.srt is SubRip, anything else WebVTT). */
+export function useAddTextTrack(assetId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, language, name }: { file: File; language: string; name?: string }) => {
+      const query = new URLSearchParams({ language, ...(name && { name }) });
+      const type = /\.srt$/i.test(file.name) ? "application/x-subrip" : "text/vtt";
+      return apiUpload<TextTrack>(`/api/asset/${enc(assetId)}/text-tracks?${query}`, file, type);
+    },
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.textTracks(assetId) }),
+  });
+}
+
+export function useDeleteTextTrack(assetId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (trackId: string) => api(`/api/asset/${enc(assetId)}/text-tracks/${enc(trackId)}`, "DELETE"),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.textTracks(assetId) }),
   });
 }
 
