@@ -92,6 +92,11 @@ test("renditions show on the asset page and in the player's quality menu, and th
   await page.setViewportSize({ width: 390, height: 844 });
   await shoot(page, "asset-390");
 
+  // The seek thumbnails are made while the ladder transcodes; the player reads them from the playback info.
+  await expect
+    .poll(async () => JSON.stringify(await (await page.request.get(`/api/playback/${asset.playbackId}`)).json()), { timeout: 60_000 })
+    .toContain('"hrn":"Thumbnails"');
+
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await page.goto(`/play/${asset.playbackId}`);
@@ -108,10 +113,11 @@ test("renditions show on the asset page and in the player's quality menu, and th
 
     const seek = page.getByRole("slider", { name: "Seek" });
     const box = (await seek.boundingBox())!;
-    await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2, { steps: 4 });
     const thumbnail = page.getByTestId("seek-thumbnail");
     await expect(thumbnail).toBeVisible();
-    await expect(page.getByTestId("seek-preview")).toContainText("0:06");
+    await expect(page.getByTestId("seek-preview")).toContainText("0:03");
     // The tile is drawn from a sprite sheet that really loads.
     const image = await thumbnail.evaluate((el) => getComputedStyle(el).backgroundImage);
     const sprite = /url\("?([^")]+)"?\)/.exec(image)?.[1];

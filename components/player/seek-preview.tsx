@@ -13,7 +13,12 @@ function useSeekThumbnails(vttUrl: string | undefined): SeekThumbnail[] {
     const controller = new AbortController();
     fetch(vttUrl, { credentials: "omit", signal: controller.signal })
       .then((res) => (res.ok ? res.text() : ""))
-      .then((text) => setThumbnails(parseThumbnailsVtt(text, vttUrl)))
+      .then((text) => {
+        const parsed = parseThumbnailsVtt(text, vttUrl);
+        // A few sprite sheets hold them all: fetched now, a tile shows at the first hover, not a moment later.
+        for (const url of new Set(parsed.map((t) => t.url))) new Image().src = url;
+        setThumbnails(parsed);
+      })
       .catch(() => {});
     return () => controller.abort();
   }, [vttUrl]);
