@@ -92,6 +92,12 @@ test("renditions show on the asset page and in the player's quality menu, and th
   await page.setViewportSize({ width: 390, height: 844 });
   await shoot(page, "asset-390");
 
+  // The library lists it as ready, with no ladder progress left.
+  await page.goto("/assets");
+  const listed = page.getByRole("list", { name: "Assets" }).getByRole("listitem").filter({ hasText: `Ladder ${unique}` });
+  await expect(listed).toContainText("ready");
+  await expect(listed.getByTestId("ladder-progress")).toHaveCount(0);
+
   // The seek thumbnails are made while the ladder transcodes; the player reads them from the playback info.
   await expect
     .poll(async () => JSON.stringify(await (await page.request.get(`/api/playback/${asset.playbackId}`)).json()), { timeout: 60_000 })
