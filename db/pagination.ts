@@ -83,5 +83,6 @@ export async function pageOf<T extends PgTable & Keyed, S>(
     .orderBy(...window.orderBy)
     .limit(window.limit)) as (T["$inferSelect"] & Position)[];
   const { items, next } = toPage(rows, page.limit);
-  return { items: items.map(serialize), next };
+  // Not map(serialize): a serialiser's optional second parameter would get the index (the asset list did).
+  return { items: items.map((row) => serialize(row)), next };
 }

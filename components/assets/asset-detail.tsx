@@ -16,6 +16,9 @@ import { formatBytes, hostOf, percent, resolution, sourceLabel } from "./asset-i
 import { AssetStatusBadge } from "./asset-status";
 import { ExportCard, ExportsCard, IpfsCard } from "./export-card";
 import { ProgressBar } from "./progress-bar";
+import { CaptionsCard } from "./captions-card";
+import { ClipCard } from "./clip-card";
+import { RenditionsCard } from "./renditions-card";
 
 export function AssetDetail({ id }: { id: string }) {
   return (
@@ -64,7 +67,10 @@ function AssetPage({ asset }: { asset: Asset }) {
         main={
           <>
             <PlayerCard asset={asset} />
+            {asset.renditions && asset.renditions.length > 0 && <RenditionsCard renditions={asset.renditions} />}
             {ready && <ShareCard asset={asset} />}
+            {ready && <ClipCard asset={asset} />}
+            {ready && <CaptionsCard assetId={asset.id} />}
             {asset.status.phase !== "failed" && <ExportCard asset={asset} />}
             <IpfsCard asset={asset} />
             <ExportsCard assetId={asset.id} />

@@ -86,3 +86,13 @@ export function ipfsFiles(asset: Asset): IpfsFiles | undefined {
   }
   return undefined;
 }
+
+/** "75", "75.5", "1:15" or "1:02:05" -> seconds; undefined when it is none of those. */
+export function parseTimecode(text: string): number | undefined {
+  const m = /^(?:(?:(\d+):)?(\d+):)?(\d+(?:\.\d+)?)$/.exec(text.trim());
+  if (!m) return undefined;
+  const [h, min, s] = [Number(m[1] ?? 0), Number(m[2] ?? 0), Number(m[3])];
+  // With minutes before them, seconds stay under 60 (1:75 is a typo, not 2:15).
+  if ((m[2] !== undefined && s >= 60) || (m[1] !== undefined && min >= 60)) return undefined;
+  return h * 3600 + min * 60 + s;
+}

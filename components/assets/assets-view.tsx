@@ -12,6 +12,7 @@ import { assetSettled, useAssets } from "@/lib/client/asset-hooks";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
 import { formatBytes, formatTimecode, resolution, sourceLabel } from "./asset-info";
 import { AssetStatusBadge } from "./asset-status";
+import { LadderProgress } from "./renditions-card";
 import { AssetThumbnail } from "./asset-thumbnail";
 import { ImportDialog } from "./import-dialog";
 import { UploadDropZone, UploadList } from "./upload-panel";
@@ -148,7 +149,10 @@ function AssetGrid({ assets }: { assets: Asset[] }) {
                   <p className="truncate text-sm font-medium text-zinc-900 group-hover:text-indigo-700" title={asset.name}>
                     {asset.name}
                   </p>
-                  <AssetStatusBadge status={asset.status} />
+                  <span className="flex shrink-0 flex-col items-end gap-1">
+                    <AssetStatusBadge status={asset.status} />
+                    <LadderProgress asset={asset} />
+                  </span>
                 </div>
                 {failed && asset.status.errorMessage ? (
                   <p className="mt-1 line-clamp-2 text-xs text-red-700" title={asset.status.errorMessage}>
@@ -221,8 +225,9 @@ function AssetList({ assets }: { assets: Asset[] }) {
                 <span className="hidden text-right text-sm text-zinc-700 tabular-nums md:block">
                   {asset.size !== undefined ? formatBytes(asset.size) : "—"}
                 </span>
-                <span className="ml-auto shrink-0 md:ml-0">
+                <span className="ml-auto flex shrink-0 flex-col items-end gap-1 md:ml-0 md:items-start">
                   <AssetStatusBadge status={asset.status} />
+                  <LadderProgress asset={asset} />
                 </span>
                 <span className="hidden text-sm text-zinc-500 md:block" title={formatDateTime(asset.createdAt)}>
                   {timeAgo(asset.createdAt)}

@@ -32,6 +32,7 @@ export function Player({ playbackId, autoPlay = true, muted = true, className = 
           src={playback.src}
           live={playback.live}
           format={playback.format}
+          thumbnails={playback.thumbnails}
           autoPlay={autoPlay}
           muted={muted}
           onFatal={refresh}

@@ -44,6 +44,9 @@ const LIVE_CONFIG: Partial<HlsConfig> = {
 };
 const VOD_CONFIG: Partial<HlsConfig> = { capLevelToPlayerSize: true };
 
+/** How often a video on demand's growing master (its ladder still transcoding) is looked at again. */
+const GROWING_MASTER_POLL_MS = 10_000;
+
 /** Each failed attempt waits twice as long before the next, up to this. */
 const MAX_RETRY_MS = 8_000;
 
@@ -52,6 +55,11 @@ const hasMediaSource = () => "MediaSource" in window || "ManagedMediaSource" in 
 
 const isSource = (level: Level) => /^source$/i.test(level.name ?? "") || /(^|\/)source(\/|\.m3u8)/.test(level.uri ?? "");
 const kbps = (bitrate: number) => `${Math.round(bitrate / 1000)} kbps`;
+/** The variant URLs of a master playlist, absolute. */
+const variantUrls = (master: string, base: string) =>
+  [...master.matchAll(/^#EXT-X-STREAM-INF:.*\n+([^#\n][^\n]*)/gm)].map((m) => new URL(m[1].trim(), base).href);
+/** Castline serves a master whose ladder is still transcoding for seconds only (a final one for an hour). */
+const growing = (res: Response) => Number(/max-age=(\d+)/.exec(res.headers.get("cache-control") ?? "")?.[1] ?? 0) < 60;
 
 export function toQualities(levels: Level[]): Quality[] {
   const heights = new Map<number, number>();
@@ -101,8 +109,10 @@ export function useHls(
     let failures = 0;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let stopNative: (() => void) | undefined;
+    let masterPoll: ReturnType<typeof setTimeout> | undefined;
 
     const teardown = () => {
+      clearTimeout(masterPoll);
       hlsRef.current?.destroy();
       hlsRef.current = null;
       stopNative?.();
@@ -150,16 +160,45 @@ export function useHls(
       const hls = new HlsPlayer(live ? LIVE_CONFIG : VOD_CONFIG);
       hlsRef.current = hls;
       let mediaRecoveries = 0;
+      // Set while the master is loaded again for new renditions: whether to play on after it,
+      // and the rendition chosen in the menu (its index may move).
+      let resume: boolean | undefined;
+      let chosenUrl: string | undefined;
+
+      // hls.js reads a master once; while a video on demand's ladder transcodes, renditions join
+      // it one by one. Look again now and then, and load it again (where the viewer is) when it lists a new one.
+      const watchMaster = async () => {
+        try {
+          const res = await fetch(src, { credentials: "omit", cache: "no-store" });
+          if (disposed || hlsRef.current !== hls || !res.ok) return;
+          const known = new Set(hls.levels.flatMap((level) => level.url));
+          if (variantUrls(await res.text(), res.url).some((url) => !known.has(url))) {
+            resume = !video.paused;
+            chosenUrl = hls.levels[selectedRef.current]?.url[0];
+            hls.config.startPosition = video.currentTime;
+            hls.loadSource(src);
+          } else if (growing(res)) masterPoll = setTimeout(watchMaster, GROWING_MASTER_POLL_MS);
+        } catch {
+          if (!disposed) masterPoll = setTimeout(watchMaster, GROWING_MASTER_POLL_MS);
+        }
+      };
 
       hls.on(Events.MANIFEST_PARSED, (_event, data) => {
         setQualities(toQualities(data.levels));
+        if (chosenUrl) {
+          selectedRef.current = data.levels.findIndex((level) => level.url.includes(chosenUrl!));
+          setSelected(selectedRef.current);
+          chosenUrl = undefined;
+        }
         // A choice made before a reconnect still holds, if the rendition still exists.
         if (selectedRef.current >= data.levels.length) {
           selectedRef.current = -1;
           setSelected(-1);
         }
         if (selectedRef.current >= 0) hls.currentLevel = selectedRef.current;
-        if (video.autoplay) video.play().catch(() => {});
+        if (resume ?? video.autoplay) video.play().catch(() => {});
+        resume = undefined;
+        if (!live) masterPoll = setTimeout(watchMaster, GROWING_MASTER_POLL_MS);
       });
       hls.on(Events.LEVEL_SWITCHED, (_event, data) => setCurrent(data.level));
       hls.on(Events.FRAG_BUFFERED, recovered);

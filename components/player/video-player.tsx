@@ -15,6 +15,7 @@ import {
 } from "./icons";
 import { CaptionsMenu, CaptionText, useCaptions } from "./captions-menu";
 import { QualityMenu } from "./quality-menu";
+import { SeekPreview } from "./seek-preview";
 import { useHls } from "./use-hls";
 import { useAutoHide, useFullscreen, useMediaState } from "./use-media";
 
@@ -22,6 +23,8 @@ export interface VideoPlayerProps {
   src: string;
   live: boolean;
   format?: MediaFormat;
+  /** A WebVTT thumbnail track for previews over the seek bar. */
+  thumbnails?: string;
   /** Start on its own; browsers allow that only muted, hence `muted` by default. */
   autoPlay?: boolean;
   muted?: boolean;
@@ -32,8 +35,8 @@ export interface VideoPlayerProps {
 /** Further behind the live edge than this (seconds) and the LIVE badge offers to catch up. */
 const BEHIND_LIVE_S = 4;
 
-/** An HLS video with its controls overlay: play, volume, LIVE, seek (on demand), captions, quality, fullscreen. */
-export function VideoPlayer({ src, live, format = "hls", autoPlay = true, muted = true, onFatal }: VideoPlayerProps) {
+/** An HLS video with its controls overlay: play, volume, LIVE, seek (on demand, with previews), captions, quality, fullscreen. */
+export function VideoPlayer({ src, live, format = "hls", thumbnails, autoPlay = true, muted = true, onFatal }: VideoPlayerProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
 
@@ -238,17 +241,18 @@ export function VideoPlayer({ src, live, format = "hls", autoPlay = true, muted 
         onPointerEnter={controls.poke}
       >
         {!live && (
-          <Slider
-            label="Seek"
-            className="mx-2 mb-0.5"
-            value={media.currentTime}
-            max={media.duration}
-            step={0.1}
-            buffered={media.bufferedEnd}
-            valueText={`${formatTime(media.currentTime)} of ${formatTime(media.duration)}`}
-            onChange={seek}
-            fill="bg-red-600"
-          />
+          <SeekPreview vttUrl={thumbnails} duration={media.duration} className="mx-2 mb-0.5">
+            <Slider
+              label="Seek"
+              value={media.currentTime}
+              max={media.duration}
+              step={0.1}
+              buffered={media.bufferedEnd}
+              valueText={`${formatTime(media.currentTime)} of ${formatTime(media.duration)}`}
+              onChange={seek}
+              fill="bg-red-600"
+            />
+          </SeekPreview>
         )}
         <div className="flex items-center gap-0.5">
           <button type="button" className={controlButton} onClick={togglePlay} aria-label={media.paused ? "Play" : "Pause"} title={media.paused ? "Play (k)" : "Pause (k)"}>

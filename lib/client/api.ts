@@ -22,14 +22,17 @@ export interface ApiPage<T> {
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 async function send(path: string, method: Method, body?: unknown): Promise<Response> {
+  return request(path, {
+    method,
+    headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+async function request(path: string, init: RequestInit): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(path, {
-      method,
-      credentials: "same-origin",
-      headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    res = await fetch(path, { ...init, credentials: "same-origin" });
   } catch {
     throw new ApiRequestError(0, ["Could not reach the server. Check your connection and try again."]);
   }
@@ -50,6 +53,13 @@ async function errorMessages(res: Response): Promise<string[]> {
 /** One request; 204 (and other empty bodies) give undefined. */
 export async function api<T = void>(path: string, method: Method = "GET", body?: unknown): Promise<T> {
   const res = await send(path, method, body);
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A file POSTed as the raw body, with its media type. */
+export async function apiUpload<T>(path: string, file: Blob, contentType: string): Promise<T> {
+  const res = await request(path, { method: "POST", headers: { accept: "application/json", "content-type": contentType }, body: file });
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
 }

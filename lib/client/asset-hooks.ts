@@ -4,7 +4,7 @@ import { queryOptions, useInfiniteQuery, useMutation, useQueries, useQuery, useQ
 import { useEffect, useRef } from "react";
 import type { Asset, AssetWithTask, ExportRequest, ExportStarted, UploadRequested } from "@/lib/assets/schema";
 import type { Task } from "@/lib/tasks/schema";
-import { api, apiPage } from "./api";
+import { api, apiPage, apiUpload } from "./api";
 
 /** Processing and task progress move by the second while someone watches them. */
 const ACTIVE_POLL_MS = 2_000;
@@ -18,12 +18,33 @@ const keys = {
   tasks: ["tasks"] as const,
   taskList: ["tasks", "list"] as const,
   assetTasks: (id: string) => ["tasks", "asset", id] as const,
+  textTracks: (id: string) => ["assets", id, "text-tracks"] as const,
 };
 
 const enc = encodeURIComponent;
 
-/** Nothing more will happen to an asset in these phases without someone asking. */
-export const assetSettled = (asset: Pick<Asset, "status">) => asset.status.phase === "ready" || asset.status.phase === "failed";
+/**
+ * The ABR ladder is still being transcoded: a ready asset has a progress only meanwhile
+ * (the list has no renditions; one asset has them).
+ */
+export const ladderTranscoding = (asset: Pick<Asset, "status" | "renditions">) =>
+  asset.status.phase === "ready" && (asset.status.progress !== undefined || Boolean(asset.renditions?.some((r) => r.phase === "transcoding")));
+
+/** Renditions up to 720 lines get static MP4s when asked for; each MP4 is made just after its rendition is ready. */
+const STATIC_MP4_MAX_LINES = 720;
+
+/**
+ * Static MP4s are still to come: one rendition has its MP4 and another that qualifies has
+ * none yet (the API does not say whether MP4s were asked for, only which exist).
+ */
+const mp4sPending = (asset: Pick<Asset, "renditions">) => {
+  const due = asset.renditions?.filter((r) => r.phase === "ready" && Math.min(r.width, r.height) <= STATIC_MP4_MAX_LINES) ?? [];
+  return due.some((r) => r.mp4Url) && due.some((r) => !r.mp4Url);
+};
+
+/** Nothing more will happen to an asset without someone asking: failed, or ready with its whole ladder. */
+export const assetSettled = (asset: Pick<Asset, "status" | "renditions">) =>
+  asset.status.phase === "failed" || (asset.status.phase === "ready" && !ladderTranscoding(asset) && !mp4sPending(asset));
 
 export const taskActive = (task: Pick<Task, "status">) =>
   task.status.phase === "pending" || task.status.phase === "waiting" || task.status.phase === "running";
@@ -52,7 +73,7 @@ export function useRefreshAssetsOn(trigger: string) {
   }, [qc, trigger]);
 }
 
-/** One asset, polled until it is ready or failed (a failed poll keeps polling; a failed first load does not). */
+/** One asset, polled until it is settled (a failed poll keeps polling; a failed first load does not). */
 const assetQuery = (id: string) =>
   queryOptions({
     queryKey: keys.asset(id),
@@ -103,6 +124,62 @@ export function useExportAsset(assetId: string) {
   return useMutation({
     mutationFn: (input: ExportRequest) => api<ExportStarted>(`/api/asset/${enc(assetId)}/export`, "POST", input),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.tasks }),
+  });
+}
+
+/** A new asset cut from a playable one; times in milliseconds from its start. */
+export interface ClipRequest {
+  playbackId: string;
+  startTime: number;
+  endTime: number;
+  name?: string;
+}
+
+export function useCreateClip() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ClipRequest) => api<AssetWithTask>("/api/clip", "POST", input),
+    onSuccess: ({ asset }) => {
+      qc.setQueryData(keys.asset(asset.id), asset);
+      void qc.invalidateQueries({ queryKey: keys.tasks });
+      return qc.invalidateQueries({ queryKey: keys.assets, exact: true });
+    },
+  });
+}
+
+// ---- captions
+
+/** A subtitle or caption file of an asset (`/api/asset/{id}/text-tracks`). */
+export interface TextTrack {
+  id: string;
+  language: string;
+  name?: string;
+  format: string;
+  createdAt: number;
+  url: string;
+}
+
+export const useTextTracks = (assetId: string) =>
+  useQuery({ queryKey: keys.textTracks(assetId), queryFn: () => api<TextTrack[]>(`/api/asset/${enc(assetId)}/text-tracks`), retry: false });
+
+/** The file goes as the raw body, its type from its extension (.srt is SubRip, anything else WebVTT). */
+export function useAddTextTrack(assetId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, language, name }: { file: File; language: string; name?: string }) => {
+      const query = new URLSearchParams({ language, ...(name && { name }) });
+      const type = /\.srt$/i.test(file.name) ? "application/x-subrip" : "text/vtt";
+      return apiUpload<TextTrack>(`/api/asset/${enc(assetId)}/text-tracks?${query}`, file, type);
+    },
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.textTracks(assetId) }),
+  });
+}
+
+export function useDeleteTextTrack(assetId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (trackId: string) => api(`/api/asset/${enc(assetId)}/text-tracks/${enc(trackId)}`, "DELETE"),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.textTracks(assetId) }),
   });
 }
 

@@ -9,7 +9,7 @@ export type { PlaybackInfo, PlaybackType };
 
 /** Where a playback ID stands for a viewer right now. */
 export type Playback =
-  | { status: "ready"; type: PlaybackType; live: boolean; src: string; format: MediaFormat }
+  | { status: "ready"; type: PlaybackType; live: boolean; src: string; format: MediaFormat; thumbnails?: string }
   | { status: "offline"; type: PlaybackType }
   | { status: "not-found" };
 
@@ -33,7 +33,9 @@ export function toPlayback(info: PlaybackInfo): Playback {
   const live = info.meta.live === 1;
   // A live stream without a broadcast has nothing to play, whatever sources are listed.
   if (!source || (info.type === "live" && !live)) return { status: "offline", type: info.type };
-  return { status: "ready", type: info.type, live, ...source };
+  // The WebVTT seek-preview track of a video on demand, when it has one.
+  const thumbnails = info.meta.source?.find((s) => s.hrn === "Thumbnails" && /vtt/i.test(s.type))?.url;
+  return { status: "ready", type: info.type, live, ...source, ...(thumbnails && { thumbnails }) };
 }
 
 /** Resolves a playback ID; throws when the server cannot be reached or fails (worth retrying). */
