@@ -7,8 +7,8 @@ import { renditionChunkRequested } from "../events";
  * One chunk of one rendition of an asset's ladder: any job worker on any machine
  * takes it (lib/assets/renditions.ts queued one per chunk). Its result is stored as
  * soon as it is done, so a worker killed mid-ladder costs only the chunks it was
- * doing. Whichever job finishes a rendition's last chunk publishes it: the master
- * playlist lists it from then on, and its static MP4 follows.
+ * doing. Whichever job finishes a rendition's last chunk publishes it (its playlist;
+ * its static MP4 when asked), and the master playlist lists it from then on.
  */
 export const transcodeRenditionChunk = inngest.createFunction(
   {
@@ -26,8 +26,8 @@ export const transcodeRenditionChunk = inngest.createFunction(
     const chunk = await step.run("transcode the chunk", () => transcodeChunk(job));
     if (!chunk.renditionDone) return chunk;
     const { mp4 } = await step.run("publish the rendition", () => publishRendition(job.assetId, job.rendition));
-    await step.run("announce it", () => settleTranscode(job.assetId, job.rendition));
     if (mp4) await step.run("make the static MP4", () => storeStaticMp4(job.assetId, job.rendition));
+    await step.run("announce it", () => settleTranscode(job.assetId, job.rendition));
     return { published: job.rendition };
   },
 );

@@ -10,7 +10,7 @@ import { objects } from "@/lib/storage";
 import { mp4Key, renditionKey, sourceKey, thumbnailsPrefix } from "./keys";
 import { chunkWork, finishChunk, renditionChunks, updateRendition, type ChunkJob } from "./renditions";
 import type { VideoSpec } from "./schema";
-import { assetById, updateAsset, type RenditionRow } from "./service";
+import { assetById, renditionsOf, updateAsset, type RenditionRow } from "./service";
 
 /**
  * The ffmpeg side of VOD renditions: one chunk of one rendition at a time, read
@@ -163,16 +163,18 @@ export async function publishRendition(assetId: string, name: string): Promise<{
   const seconds = segments.reduce((n, s) => n + s.duration, 0);
   const bits = segments.reduce((n, s) => n + s.size * 8, 0);
   const peak = Math.max(...segments.filter((s) => s.duration > 0.5).map((s) => (s.size * 8) / s.duration), bits / seconds);
-  const row = await updateRendition(assetId, name, {
-    phase: "ready",
+  const asset = await assetById(assetId);
+  const rendition = (await renditionsOf(assetId)).find((r) => r.name === name);
+  const mp4 = Boolean(asset?.transcode?.staticMp4 && rendition && Math.min(rendition.width, rendition.height) <= STATIC_MP4_MAX_LINES && !rendition.mp4Key);
+  // A rendition due an MP4 is ready once that is stored too: "ready" means everything it will have.
+  await updateRendition(assetId, name, {
+    ...(mp4 ? {} : { phase: "ready" }),
     codecs,
     bandwidth: Math.round(peak),
     averageBandwidth: Math.round(bits / seconds),
     errorMessage: null,
   });
-  const asset = await assetById(assetId);
-  const wantsMp4 = Boolean(asset?.transcode?.staticMp4 && row && Math.min(row.width, row.height) <= STATIC_MP4_MAX_LINES);
-  return { mp4: wantsMp4 && !row?.mp4Key };
+  return { mp4 };
 }
 
 /** The rendition's segments as one faststart MP4 (no re-encode), served with range requests. */
@@ -190,7 +192,7 @@ export async function storeStaticMp4(assetId: string, name: string): Promise<voi
     ]);
     const { size } = await fs.promises.stat(mp4);
     await store.write(mp4Key(assetId, name), fs.createReadStream(mp4), { contentType: "video/mp4" });
-    await updateRendition(assetId, name, { mp4Key: mp4Key(assetId, name), mp4Size: size });
+    await updateRendition(assetId, name, { phase: "ready", mp4Key: mp4Key(assetId, name), mp4Size: size });
   });
 }
 
@@ -217,23 +219,29 @@ export async function storeSeekThumbnails(assetId: string): Promise<void> {
   const prefix = thumbnailsPrefix(assetId);
   await withSlot(() =>
     inScratch(`${assetId}-thumbnails`, async (dir) => {
+      // One JPEG per tile first, so the cues name exactly the tiles there are (a keyframe-only
+      // decode has none past the last keyframe), then the tiles onto sheets: a cheap second pass.
       await ffmpeg([
         "-skip_frame", "nokey", "-i", await objects().mediaInput(sourceKey(assetId)),
-        "-map", "0:v:0", "-an",
-        "-vf", `fps=1/${interval},scale=${TILE_WIDTH}:${tileHeight},tile=${TILE_COLUMNS}x${TILE_ROWS}`,
-        "-fps_mode", "vfr", "-q:v", "5", path.join(dir, "sprite_%03d.jpg"),
+        "-map", "0:v:0", "-an", "-vf", `fps=1/${interval},scale=${TILE_WIDTH}:${tileHeight}`,
+        "-fps_mode", "vfr", "-q:v", "3", path.join(dir, "tile_%05d.jpg"),
       ]);
-      const sheets = (await fs.promises.readdir(dir)).filter((f) => f.endsWith(".jpg")).sort();
+      const tiles = Math.min(Math.ceil(spec.duration / interval), (await fs.promises.readdir(dir)).filter((f) => f.startsWith("tile_")).length);
+      await ffmpeg([
+        "-framerate", "1", "-i", path.join(dir, "tile_%05d.jpg"),
+        "-vf", `tile=${TILE_COLUMNS}x${TILE_ROWS}`, "-fps_mode", "vfr", "-q:v", "5", path.join(dir, "sprite_%03d.jpg"),
+      ]);
+      const sheets = (await fs.promises.readdir(dir)).filter((f) => f.startsWith("sprite_")).sort();
       for (const sheet of sheets) await objects().write(`${prefix}/${sheet}`, fs.createReadStream(path.join(dir, sheet)), { contentType: "image/jpeg" });
       const perSheet = TILE_COLUMNS * TILE_ROWS;
-      const tiles = Math.ceil(spec.duration / interval);
       const cues = ["WEBVTT", ""];
-      for (let i = 0; i < tiles && Math.floor(i / perSheet) < sheets.length; i++) {
+      for (let i = 0; i < tiles; i++) {
         const at = i % perSheet;
         const x = (at % TILE_COLUMNS) * TILE_WIDTH;
         const y = Math.floor(at / TILE_COLUMNS) * tileHeight;
-        cues.push(`${vttTime(i * interval)} --> ${vttTime(Math.min(spec.duration, (i + 1) * interval))}`);
-        cues.push(`${sheets[Math.floor(i / perSheet)]}#xywh=${x},${y},${TILE_WIDTH},${tileHeight}`, "");
+        // The last tile covers the rest of the video.
+        const end = i === tiles - 1 ? spec.duration : (i + 1) * interval;
+        cues.push(`${vttTime(i * interval)} --> ${vttTime(end)}`, `${sheets[Math.floor(i / perSheet)]}#xywh=${x},${y},${TILE_WIDTH},${tileHeight}`, "");
       }
       await objects().write(`${prefix}/thumbnails.vtt`, Readable.from([Buffer.from(cues.join("\n"))]), { contentType: "text/vtt" });
     }),

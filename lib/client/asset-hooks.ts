@@ -30,21 +30,9 @@ const enc = encodeURIComponent;
 export const ladderTranscoding = (asset: Pick<Asset, "status" | "renditions">) =>
   asset.status.phase === "ready" && (asset.status.progress !== undefined || Boolean(asset.renditions?.some((r) => r.phase === "transcoding")));
 
-/** Renditions up to 720 lines get static MP4s when asked for; each MP4 is made just after its rendition is ready. */
-const STATIC_MP4_MAX_LINES = 720;
-
-/**
- * Static MP4s are still to come: one rendition has its MP4 and another that qualifies has
- * none yet (the API does not say whether MP4s were asked for, only which exist).
- */
-const mp4sPending = (asset: Pick<Asset, "renditions">) => {
-  const due = asset.renditions?.filter((r) => r.phase === "ready" && Math.min(r.width, r.height) <= STATIC_MP4_MAX_LINES) ?? [];
-  return due.some((r) => r.mp4Url) && due.some((r) => !r.mp4Url);
-};
-
-/** Nothing more will happen to an asset without someone asking: failed, or ready with its whole ladder. */
+/** Nothing more will happen to an asset without someone asking: failed, or ready with its whole ladder (a rendition is ready once its MP4 is too). */
 export const assetSettled = (asset: Pick<Asset, "status" | "renditions">) =>
-  asset.status.phase === "failed" || (asset.status.phase === "ready" && !ladderTranscoding(asset) && !mp4sPending(asset));
+  asset.status.phase === "failed" || (asset.status.phase === "ready" && !ladderTranscoding(asset));
 
 export const taskActive = (task: Pick<Task, "status">) =>
   task.status.phase === "pending" || task.status.phase === "waiting" || task.status.phase === "running";
