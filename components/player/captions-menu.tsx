@@ -1,8 +1,7 @@
 "use client";
 
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from "react";
-import { controlButton } from "./controls";
-import { CheckIcon } from "./icons";
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+import { ControlMenu } from "./control-menu";
 
 /** One caption track of the video: its place in `video.textTracks`. */
 interface Caption {
@@ -130,105 +129,18 @@ export function CaptionsMenu({
   /** Tells the player to keep its controls up while the menu is open. */
   onOpenChange: (open: boolean) => void;
 }) {
-  const [open, setOpen] = useState(false);
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const menuRef = useRef<HTMLDivElement>(null);
-  const menuId = useId();
-
-  useEffect(() => onOpenChange(open), [open, onOpenChange]);
-  useEffect(() => () => onOpenChange(false), [onOpenChange]);
-
-  useEffect(() => {
-    if (!open) return;
-    menuRef.current?.querySelector<HTMLElement>('[aria-checked="true"]')?.focus();
-    const close = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", close);
-    return () => document.removeEventListener("pointerdown", close);
-  }, [open]);
-
   if (!captions.length) return null;
-  const items = [{ index: -1, label: "Off", language: "" }, ...captions];
-  const chosen = items.find((c) => c.index === showing) ?? items[0];
-
-  const closeMenu = () => {
-    setOpen(false);
-    buttonRef.current?.focus();
-  };
-
-  const onMenuKey = (event: KeyboardEvent) => {
-    const options = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitemradio"]') ?? [])];
-    const at = options.indexOf(document.activeElement as HTMLElement);
-    const go = (i: number) => options[(i + options.length) % options.length]?.focus();
-    if (event.key === "ArrowDown") go(at + 1);
-    else if (event.key === "ArrowUp") go(at - 1);
-    else if (event.key === "Home") go(0);
-    else if (event.key === "End") go(options.length - 1);
-    else if (event.key === "Escape") closeMenu();
-    else {
-      if (event.key === "Tab") setOpen(false);
-      return;
-    }
-    event.preventDefault();
-    event.stopPropagation();
-  };
-
+  const choices = [{ value: -1, label: "Off" }, ...captions.map((c) => ({ value: c.index, label: c.label, lang: c.language || undefined }))];
+  const chosen = choices.find((c) => c.value === showing) ?? choices[0];
   return (
-    <div ref={rootRef} className="relative">
-      <button
-        ref={buttonRef}
-        type="button"
-        className={controlButton}
-        aria-label={`Captions: ${chosen.label}`}
-        title="Captions"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => setOpen((o) => !o)}
-        onKeyDown={(event) => {
-          if (event.key === "ArrowUp" || event.key === "ArrowDown") {
-            event.preventDefault();
-            setOpen(true);
-          }
-        }}
-      >
-        <CaptionsIcon className="size-6" on={showing !== -1} />
-      </button>
-      {open && (
-        <div
-          ref={menuRef}
-          id={menuId}
-          role="menu"
-          aria-label="Captions"
-          onKeyDown={onMenuKey}
-          className="absolute right-0 bottom-full mb-3 max-h-[calc(100cqh-5.5rem)] w-48 overflow-y-auto rounded-xl bg-zinc-900/90 py-1.5 text-sm text-white shadow-2xl ring-1 ring-white/10 backdrop-blur-md"
-        >
-          <p className="px-3.5 pt-1 pb-1.5 text-[11px] font-semibold tracking-wider text-white/50 uppercase">Captions</p>
-          {items.map((c) => {
-            const checked = c.index === showing;
-            return (
-              <button
-                key={c.index}
-                type="button"
-                role="menuitemradio"
-                aria-checked={checked}
-                tabIndex={checked ? 0 : -1}
-                lang={c.language || undefined}
-                onClick={() => {
-                  show(c.index);
-                  closeMenu();
-                }}
-                className="flex w-full items-center gap-2.5 px-3.5 py-2 text-left outline-none hover:bg-white/10 focus-visible:bg-white/15"
-              >
-                <CheckIcon className={`size-4 shrink-0 ${checked ? "text-white" : "invisible"}`} />
-                <span className={checked ? "font-semibold" : "text-white/85"}>{c.label}</span>
-              </button>
-            );
-          })}
-        </div>
-      )}
-    </div>
+    <ControlMenu
+      title="Captions"
+      buttonLabel={`Captions: ${chosen.label}`}
+      choices={choices}
+      checked={showing}
+      onChoose={show}
+      onOpenChange={onOpenChange}
+      icon={() => <CaptionsIcon className="size-6" on={showing !== -1} />}
+    />
   );
 }
