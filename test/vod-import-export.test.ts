@@ -81,7 +81,7 @@ describe("imports", () => {
     const deadPort = (closed.address() as AddressInfo).port;
     closed.close();
     const cases = [
-      { url: `${server.base}/missing.mp4`, expect: /Import failed: the source URL answered 404/ },
+      { url: `${server.base}/missing.mp4`, expect: /Import failed: the URL answered 404/ },
       { url: `http://127.0.0.1:${deadPort}/v.mp4`, expect: /Import failed: 127\.0\.0\.1:\d+ refused the connection/ },
       { url: `${server.base}/video.mp4`, expect: /Unsupported file/ },
     ];

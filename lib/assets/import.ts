@@ -1,13 +1,11 @@
-import type { IncomingMessage } from "node:http";
 import { config } from "@/lib/config";
-import { guardedRequest, PrivateAddressError } from "@/lib/net/guard";
+import { FetchFailed, openUserUrl } from "@/lib/net/download";
 import { updateTask } from "@/lib/tasks/service";
 import { TooLargeError } from "./hashing";
 import { sourceArrived, storeSource } from "./pipeline";
 import { metered } from "./progress";
 import { updateAsset } from "./service";
 
-const MAX_REDIRECTS = 5;
 /** No byte for this long ends the download (a stalled server); a slow but moving one may take hours. */
 const IDLE_TIMEOUT_MS = 30_000;
 
@@ -22,7 +20,7 @@ export class SourceRejected extends Error {}
  */
 export async function downloadSource(assetId: string, taskId: string, url: string, share: number): Promise<void> {
   await sourceArrived(assetId, taskId, 0);
-  const res = await follow(url);
+  const res = await openSource(url);
   const limit = config().MAX_UPLOAD_BYTES;
   const total = Number(res.headers["content-length"] ?? 0);
   if (total > limit) {
@@ -43,42 +41,12 @@ export async function downloadSource(assetId: string, taskId: string, url: strin
   if (total && digest.size < total) throw new Error(`the download ended after ${digest.size} of ${total} bytes`);
 }
 
-async function follow(start: string): Promise<IncomingMessage> {
-  let url = start;
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    let res: IncomingMessage;
-    try {
-      res = await guardedRequest(url, { timeoutMs: IDLE_TIMEOUT_MS, headers: { "user-agent": "Castline importer" } });
-    } catch (err) {
-      throw explain(err, url);
-    }
-    const status = res.statusCode ?? 0;
-    if (status >= 200 && status < 300) return res;
-    res.resume(); // drain: the body is not wanted, the connection may be reused
-    const location = res.headers.location;
-    if (status >= 300 && status < 400 && location) {
-      const next = new URL(location, url);
-      if (next.protocol !== "http:" && next.protocol !== "https:") throw new SourceRejected(`the URL redirects to ${next.protocol} which cannot be imported`);
-      url = next.toString();
-      continue;
-    }
-    const answer = `${status} ${res.statusMessage ?? ""}`.trim();
-    if (status >= 500 || status === 408 || status === 429) throw new Error(`the source URL answered ${answer}`);
-    throw new SourceRejected(`the source URL answered ${answer}`);
+/** The source's response; what retrying cannot fix is SourceRejected, the rest throws for the job to retry. */
+async function openSource(url: string) {
+  try {
+    return await openUserUrl(url, { timeoutMs: IDLE_TIMEOUT_MS, userAgent: "Castline importer" });
+  } catch (err) {
+    if (err instanceof FetchFailed && !err.retriable) throw new SourceRejected(err.message);
+    throw err;
   }
-  throw new SourceRejected(`the source URL redirects more than ${MAX_REDIRECTS} times`);
-}
-
-/** Errors that retrying cannot fix become SourceRejected with a plain message. */
-function explain(err: unknown, url: string): Error {
-  const host = new URL(url).host;
-  // Without the port: a refused address must read the same whichever port was asked.
-  if (err instanceof PrivateAddressError) return new SourceRejected(`${new URL(url).hostname} is a private address, which cannot be imported from`);
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new SourceRejected(`${host} could not be found (DNS)`);
-  if (code === "ECONNREFUSED") return new SourceRejected(`${host} refused the connection`);
-  if (code === "CERT_HAS_EXPIRED" || code?.startsWith("ERR_TLS") || code?.includes("CERT")) {
-    return new SourceRejected(`${host}'s TLS certificate is not valid (${code})`);
-  }
-  return err instanceof Error ? err : new Error(String(err));
 }

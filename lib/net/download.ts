@@ -1,64 +1,87 @@
+import type { IncomingMessage } from "node:http";
 import { guardedRequest, PrivateAddressError } from "./guard";
 
 const MAX_REDIRECTS = 5;
 
-/** Why a small file could not be fetched, in words for the user who gave the URL. */
-export class FetchFailed extends Error {}
-
 /**
- * A small file (captions, not media) from a user's URL, whole, while the request waits:
- * redirects followed with private addresses refused on every hop (lib/net/guard.ts),
- * at most `limit` bytes, all of it within `timeoutMs`.
+ * Why a user's URL could not be fetched, in words for the user who gave it.
+ * `retriable`: the server may answer better later (5xx, 408, 429, a dropped connection).
  */
-export async function fetchSmallFile(start: string, { limit, timeoutMs }: { limit: number; timeoutMs: number }): Promise<Buffer> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  let url = start;
-  try {
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const res = await guardedRequest(url, { timeoutMs, signal, headers: { "user-agent": "Castline" } });
-      const status = res.statusCode ?? 0;
-      const location = res.headers.location;
-      if (status >= 300 && status < 400 && location) {
-        res.resume();
-        const next = new URL(location, url);
-        if (next.protocol !== "http:" && next.protocol !== "https:") throw new FetchFailed(`the URL redirects to ${next.protocol}, which cannot be fetched`);
-        url = next.toString();
-        continue;
-      }
-      if (status < 200 || status >= 300) {
-        res.resume();
-        throw new FetchFailed(`the URL answered ${`${status} ${res.statusMessage ?? ""}`.trim()}`);
-      }
-      if (Number(res.headers["content-length"] ?? 0) > limit) {
-        res.destroy();
-        throw new FetchFailed(`the file at the URL is over ${limit} bytes`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > limit) {
-          res.destroy();
-          throw new FetchFailed(`the file at the URL is over ${limit} bytes`);
-        }
-        chunks.push(chunk);
-      }
-      return Buffer.concat(chunks);
-    }
-    throw new FetchFailed(`the URL redirects more than ${MAX_REDIRECTS} times`);
-  } catch (err) {
-    throw explain(err, url, signal, timeoutMs);
+export class FetchFailed extends Error {
+  constructor(
+    message: string,
+    readonly retriable = false,
+  ) {
+    super(message);
   }
 }
 
-function explain(err: unknown, url: string, signal: AbortSignal, timeoutMs: number): Error {
+/**
+ * GET of a URL a user gave (imports, caption files): redirects followed (at most 5, http
+ * and https only) with private addresses refused on every hop, checked on the address
+ * connected (lib/net/guard.ts). Resolves with the 2xx response, its body unread.
+ */
+export async function openUserUrl(start: string, opts: { timeoutMs: number; signal?: AbortSignal; userAgent: string }): Promise<IncomingMessage> {
+  let url = start;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    let res: IncomingMessage;
+    try {
+      res = await guardedRequest(url, { timeoutMs: opts.timeoutMs, signal: opts.signal, headers: { "user-agent": opts.userAgent } });
+    } catch (err) {
+      throw explain(err, url, opts);
+    }
+    const status = res.statusCode ?? 0;
+    if (status >= 200 && status < 300) return res;
+    res.resume(); // drain: the body is not wanted, the connection may be reused
+    const location = res.headers.location;
+    if (status >= 300 && status < 400 && location) {
+      const next = new URL(location, url);
+      if (next.protocol !== "http:" && next.protocol !== "https:") throw new FetchFailed(`the URL redirects to ${next.protocol}, which cannot be fetched`);
+      url = next.toString();
+      continue;
+    }
+    const answer = `${status} ${res.statusMessage ?? ""}`.trim();
+    throw new FetchFailed(`the URL answered ${answer}`, status >= 500 || status === 408 || status === 429);
+  }
+  throw new FetchFailed(`the URL redirects more than ${MAX_REDIRECTS} times`);
+}
+
+/** A small file (captions, not media) from a user's URL, whole: at most `limit` bytes, all of it within `timeoutMs`. */
+export async function fetchSmallFile(url: string, { limit, timeoutMs }: { limit: number; timeoutMs: number }): Promise<Buffer> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const res = await openUserUrl(url, { timeoutMs, signal, userAgent: "Castline" });
+  const tooLarge = () => new FetchFailed(`the file at the URL is over ${limit} bytes`);
+  if (Number(res.headers["content-length"] ?? 0) > limit) {
+    res.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) {
+        res.destroy();
+        throw tooLarge();
+      }
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    throw explain(err, url, { timeoutMs, signal });
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Errors that retrying cannot fix, and timeouts, become FetchFailed with a plain message. */
+function explain(err: unknown, url: string, { timeoutMs, signal }: { timeoutMs: number; signal?: AbortSignal }): Error {
   if (err instanceof FetchFailed) return err;
   const { hostname, host } = new URL(url);
+  // Without the port: a refused address must read the same whichever port was asked.
   if (err instanceof PrivateAddressError) return new FetchFailed(`${hostname} is a private address, which cannot be fetched from`);
-  if (signal.aborted) return new FetchFailed(`the URL did not answer in full within ${timeoutMs / 1000} s`);
+  if (signal?.aborted) return new FetchFailed(`the URL did not answer in full within ${timeoutMs / 1000} s`);
   const code = (err as NodeJS.ErrnoException).code;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new FetchFailed(`${host} could not be found (DNS)`);
   if (code === "ECONNREFUSED") return new FetchFailed(`${host} refused the connection`);
   if (code?.startsWith("ERR_TLS") || code?.includes("CERT")) return new FetchFailed(`${host}'s TLS certificate is not valid (${code})`);
-  return new FetchFailed(`fetching the URL failed: ${(err as Error).message ?? String(err)}`);
+  return err instanceof Error ? err : new Error(String(err));
 }
