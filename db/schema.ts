@@ -331,6 +331,12 @@ export const transcodeChunks = pgTable(
     duration: doublePrecision("duration").notNull(),
     /** Once done: its segments in order, file names under the rendition's folder. */
     segments: jsonb("segments").$type<{ file: string; duration: number; size: number }[]>(),
+    /**
+     * The chunk job transcoding it (its event id): a job takes every rendition of its chunk
+     * not yet taken and encodes them from one decode of the source; a retry of the same job
+     * takes them again.
+     */
+    claimedBy: text("claimed_by"),
     /** The job worker that did it (hostname/pid), and when. */
     worker: text("worker"),
     doneAt: ms("done_at"),

@@ -62,7 +62,7 @@ const ConfigSchema = z.object({
    * Shorter chunks spread an asset over more workers and lose less to a crash, but each
    * costs an ffmpeg start, a seek and an encoder warm-up (docs/scaling.md has the figures).
    */
-  TRANSCODE_CHUNK_S: z.coerce.number().int().min(4).max(600).multipleOf(4, "must be a multiple of 4 (the segment length)").default(20),
+  TRANSCODE_CHUNK_S: z.coerce.number().int().min(4).max(600).multipleOf(4, "must be a multiple of 4 (the segment length)").default(12),
   /** Chunks a job worker transcodes at once (each ffmpeg uses every core; default: the cores). */
   TRANSCODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(os.availableParallelism()),
   /** x264 preset of VOD renditions: slower presets make smaller files for more CPU. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { assetRenditions, assets, transcodeChunks } from "@/db/schema";
 import { config } from "@/lib/config";
@@ -93,13 +93,49 @@ const renditionValues = (r: RenditionPlan) => ({
   h264Profile: r.h264Profile ?? null,
 });
 
-export async function chunkWork(job: ChunkJob) {
-  const [row] = await db()
-    .select({ chunk: transcodeChunks, rendition: assetRenditions })
-    .from(transcodeChunks)
-    .innerJoin(assetRenditions, and(eq(assetRenditions.assetId, transcodeChunks.assetId), eq(assetRenditions.name, transcodeChunks.rendition)))
-    .where(and(eq(transcodeChunks.assetId, job.assetId), eq(transcodeChunks.rendition, job.rendition), eq(transcodeChunks.index, job.index)));
-  return row;
+export interface ChunkBatch {
+  chunk: ChunkRow;
+  /** The renditions this job encodes for the chunk: its own and any other not yet taken. */
+  renditions: RenditionRow[];
+}
+
+/**
+ * Takes the job's chunk for every rendition nobody else has (or this same job had, before a
+ * crash). Empty when the job's own rendition is done or another job took it: that job finishes it.
+ */
+export async function claimChunk(job: ChunkJob, claimant: string): Promise<ChunkBatch | undefined> {
+  return db().transaction(async (tx) => {
+    const claimed = await tx
+      .update(transcodeChunks)
+      .set({ claimedBy: claimant })
+      .where(
+        and(
+          eq(transcodeChunks.assetId, job.assetId),
+          eq(transcodeChunks.index, job.index),
+          isNull(transcodeChunks.doneAt),
+          or(isNull(transcodeChunks.claimedBy), eq(transcodeChunks.claimedBy, claimant)),
+        ),
+      )
+      .returning();
+    if (!claimed.some((c) => c.rendition === job.rendition)) {
+      // Not ours after all: give the others back for their own jobs.
+      if (claimed.length) await tx.update(transcodeChunks).set({ claimedBy: null }).where(claimedRows(job, claimant));
+      return undefined;
+    }
+    const renditions = (await tx.select().from(assetRenditions).where(eq(assetRenditions.assetId, job.assetId))).filter(
+      (r) => r.phase === "transcoding" && claimed.some((c) => c.rendition === r.name),
+    );
+    return { chunk: claimed.find((c) => c.rendition === job.rendition)!, renditions };
+  });
+}
+
+const claimedRows = (job: ChunkJob, claimant: string) =>
+  and(eq(transcodeChunks.assetId, job.assetId), eq(transcodeChunks.index, job.index), eq(transcodeChunks.claimedBy, claimant), isNull(transcodeChunks.doneAt));
+
+/** The renditions a job that gave up had taken (its own included): they fail with it. */
+export async function renditionsClaimedBy(job: ChunkJob, claimant: string): Promise<string[]> {
+  const rows = await db().select({ rendition: transcodeChunks.rendition }).from(transcodeChunks).where(claimedRows(job, claimant));
+  return [...new Set([job.rendition, ...rows.map((r) => r.rendition)])];
 }
 
 /**

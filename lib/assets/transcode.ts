@@ -8,7 +8,7 @@ import { codecString, parseMediaPlaylist } from "@/lib/media/hls";
 import { probe } from "@/lib/media/probe";
 import { objects } from "@/lib/storage";
 import { mp4Key, renditionKey, sourceKey, thumbnailsPrefix } from "./keys";
-import { chunkWork, finishChunk, renditionChunks, updateRendition, type ChunkJob } from "./renditions";
+import { claimChunk, finishChunk, renditionChunks, updateRendition, type ChunkJob } from "./renditions";
 import type { VideoSpec } from "./schema";
 import { assetById, renditionsOf, updateAsset, type RenditionRow } from "./service";
 
@@ -60,37 +60,45 @@ const scratchRoot = async () => {
 };
 
 /**
- * Transcodes one chunk of one rendition (unless done already) and stores its
- * segments. Returns true when that finished the rendition, whose playlist is then
+ * Transcodes the job's chunk for its rendition and every other rendition of that chunk
+ * no job has taken yet, from one decode of the source (decoding a 1080p source costs
+ * about as much as encoding its 360p rendition: once per chunk, not once per rendition),
+ * and stores their segments. Returns the renditions whose last chunk that was: they are
  * to be published.
  */
-export async function transcodeChunk(job: ChunkJob): Promise<{ renditionDone: boolean; skipped?: true }> {
-  const work = await chunkWork(job);
-  if (!work) return { renditionDone: false, skipped: true };
-  const { chunk, rendition } = work;
-  if (chunk.doneAt) return { renditionDone: rendition.chunksDone >= rendition.chunks, skipped: true };
-  const asset = await assetById(job.assetId);
-  const spec = asset?.videoSpec as VideoSpec | null;
-  if (!asset || !spec) return { renditionDone: false, skipped: true };
-  const last = chunk.index === rendition.chunks - 1;
+export async function transcodeChunk(job: ChunkJob, claimant: string): Promise<{ completed: string[]; encoded: string[] }> {
+  const batch = await claimChunk(job, claimant);
+  const asset = batch && (await assetById(job.assetId));
+  const spec = asset?.videoSpec as VideoSpec | null | undefined;
+  if (!batch?.renditions.length || !spec) return { completed: [], encoded: [] };
+  const { chunk, renditions } = batch;
+  const last = chunk.index === Math.max(...renditions.map((r) => r.chunks)) - 1;
+  const prefix = `c${String(chunk.index).padStart(4, "0")}_`;
 
   const segments = await withSlot(() =>
-    inScratch(`${job.assetId}-${job.rendition}-${job.index}`, async (dir) => {
+    inScratch(`${job.assetId}-${job.index}`, async (dir) => {
       const input = await objects().mediaInput(sourceKey(job.assetId));
-      const prefix = `c${String(chunk.index).padStart(4, "0")}_`;
-      await ffmpeg(chunkArgs({ input, dir, prefix, start: chunk.start, duration: last ? undefined : chunk.duration, rendition, spec }));
-      const listed = parseMediaPlaylist(await fs.promises.readFile(path.join(dir, "chunk.m3u8"), "utf8"));
-      const stored = [];
-      for (const s of listed) {
-        const file = path.join(dir, s.uri);
-        const { size } = await fs.promises.stat(file);
-        await objects().write(renditionKey(job.assetId, job.rendition, s.uri), fs.createReadStream(file), { contentType: "video/mp2t" });
-        stored.push({ file: s.uri, duration: s.duration, size });
+      await ffmpeg(chunkArgs({ input, dir, prefix, start: chunk.start, duration: last ? undefined : chunk.duration, renditions, spec }));
+      const stored = new Map<string, { file: string; duration: number; size: number }[]>();
+      for (const r of renditions) {
+        const listed = parseMediaPlaylist(await fs.promises.readFile(path.join(dir, r.name, "chunk.m3u8"), "utf8"));
+        const files = [];
+        for (const s of listed) {
+          const file = path.join(dir, r.name, s.uri);
+          const { size } = await fs.promises.stat(file);
+          await objects().write(renditionKey(job.assetId, r.name, s.uri), fs.createReadStream(file), { contentType: "video/mp2t" });
+          files.push({ file: s.uri, duration: s.duration, size });
+        }
+        stored.set(r.name, files);
       }
       return stored;
     }),
   );
-  return { renditionDone: await finishChunk(job, segments, WORKER) };
+  const completed = [];
+  for (const r of renditions) {
+    if (await finishChunk({ ...job, rendition: r.name }, segments.get(r.name)!, WORKER)) completed.push(r.name);
+  }
+  return { completed, encoded: renditions.map((r) => r.name) };
 }
 
 interface ChunkInput {
@@ -100,43 +108,52 @@ interface ChunkInput {
   start: number;
   /** Unset: to the end of the source. */
   duration?: number;
-  rendition: RenditionRow;
+  renditions: RenditionRow[];
   spec: VideoSpec;
 }
 
 /**
- * Seeking on the input before decoding is frame-accurate when transcoding, and the
- * output's timestamps are moved back to the chunk's place in the source, so the
- * chunks' segments follow one another in one playlist without discontinuities.
- * Keyframes are forced on the same instants in every rendition (every SEGMENT_S
- * from the chunk's start, which is a multiple of it): the renditions' segments align.
+ * One decode, one scale per rendition, one x264 per rendition, written as HLS into
+ * <dir>/<rendition>/. Seeking on the input before decoding is frame-accurate when
+ * transcoding, and the output's timestamps are moved back to the chunk's place in the
+ * source, so the chunks' segments follow one another in one playlist without
+ * discontinuities. Keyframes are forced on the same instants in every rendition (every
+ * SEGMENT_S from the chunk's start, which is a multiple of it): the renditions' segments align.
  */
 export function chunkArgs(c: ChunkInput): string[] {
-  const r = c.rendition;
   const video = c.spec.tracks.find((t) => t.type === "video");
   const audio = c.spec.tracks.find((t) => t.type === "audio");
-  const gop = r.gop ?? SEGMENT_S;
-  // The ladder already fitted the size to the source's aspect (lib/assets/ladder.ts).
-  const filters = [`scale=${r.width}:${r.height}`, "setsar=1"];
-  if (!video?.fps || r.fps < video.fps - 0.01) filters.push(`fps=${r.fps}`);
-  const rate = r.quality !== null
-    ? ["-crf", String(r.quality), "-maxrate", String(r.bitrate), "-bufsize", String(r.bitrate * 2)]
-    : ["-b:v", String(r.bitrate), "-maxrate", String(Math.round(r.bitrate * 1.1)), "-bufsize", String(r.bitrate * 2)];
-  return [
+  const n = c.renditions.length;
+  // The ladder already fitted each size to the source's aspect (lib/assets/ladder.ts).
+  const chains = c.renditions.map((r, i) => {
+    const fps = !video?.fps || r.fps < video.fps - 0.01 ? `,fps=${r.fps}` : "";
+    return `[v${i}]scale=${r.width}:${r.height},setsar=1${fps}[o${i}]`;
+  });
+  const args = [
     "-ss", c.start.toFixed(3), ...(c.duration !== undefined ? ["-t", c.duration.toFixed(3)] : []),
     "-i", c.input,
-    "-map", "0:v:0", ...(audio ? ["-map", "0:a:0"] : []),
-    "-vf", filters.join(","),
-    "-c:v", "libx264", "-preset", config().TRANSCODE_PRESET, "-profile:v", h264Profile(r.h264Profile), "-pix_fmt", "yuv420p",
-    ...rate,
-    "-force_key_frames", `expr:gte(t,n_forced*${gop})`, "-sc_threshold", "0",
-    // AAC is copied: packets cut at the chunk's edges join up again without the gap a fresh encoder's priming leaves.
-    ...(audio ? (audio.codec === "aac" ? ["-c:a", "copy"] : ["-c:a", "aac", "-b:a", "128k", "-ac", "2"]) : []),
+    "-filter_complex", [`[0:v:0]split=${n}${c.renditions.map((_, i) => `[v${i}]`).join("")}`, ...chains].join(";"),
+  ];
+  c.renditions.forEach((_, i) => args.push("-map", `[o${i}]`));
+  if (audio) c.renditions.forEach(() => args.push("-map", "0:a:0"));
+  args.push("-c:v", "libx264", "-preset", config().TRANSCODE_PRESET, "-pix_fmt", "yuv420p", "-sc_threshold", "0");
+  c.renditions.forEach((r, i) => {
+    const v = `v:${i}`;
+    args.push(`-profile:${v}`, h264Profile(r.h264Profile));
+    if (r.quality !== null) args.push(`-crf:${v}`, String(r.quality), `-maxrate:${v}`, String(r.bitrate), `-bufsize:${v}`, String(r.bitrate * 2));
+    else args.push(`-b:${v}`, String(r.bitrate), `-maxrate:${v}`, String(Math.round(r.bitrate * 1.1)), `-bufsize:${v}`, String(r.bitrate * 2));
+    args.push(`-force_key_frames:${v}`, `expr:gte(t,n_forced*${r.gop ?? SEGMENT_S})`);
+  });
+  // AAC is copied: packets cut at the chunk's edges join up again without the gap a fresh encoder's priming leaves.
+  if (audio) args.push(...(audio.codec === "aac" ? ["-c:a", "copy"] : ["-c:a", "aac", "-b:a", "128k", "-ac", "2"]));
+  args.push(
     "-output_ts_offset", c.start.toFixed(3),
     "-f", "hls", "-hls_time", String(SEGMENT_S), "-hls_playlist_type", "vod",
-    "-hls_segment_filename", path.join(c.dir, `${c.prefix}%03d.ts`),
-    path.join(c.dir, "chunk.m3u8"),
-  ];
+    "-var_stream_map", c.renditions.map((r, i) => `v:${i}${audio ? `,a:${i}` : ""},name:${r.name}`).join(" "),
+    "-hls_segment_filename", path.join(c.dir, "%v", `${c.prefix}%03d.ts`),
+    path.join(c.dir, "%v", "chunk.m3u8"),
+  );
+  return args;
 }
 
 const h264Profile = (p: string | null) =>

@@ -1,0 +1,1 @@
+ALTER TABLE "transcode_chunks" ADD COLUMN "claimed_by" text;
