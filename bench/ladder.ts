@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { defaultLadder } from "@/lib/assets/ladder";
+import { config } from "@/lib/config";
 import { SEGMENT_S } from "@/lib/assets/transcode";
 import { api, putFile } from "./vod";
 
@@ -12,7 +13,8 @@ import { api, putFile } from "./vod";
  * - first ABR rendition ready, and every rendition ready;
  * next to bare ffmpeg making the same ladder (sizes, bitrates, preset, keyframes,
  * 4 s HLS segments, AAC copied) in one process, measured in the same run. With one
- * job worker (the app's), then with a second worker process beside it.
+ * job worker (the app's), then with a second worker process beside it; after a
+ * warm-up upload, so neither pays for the worker's first ffmpeg.
  */
 const SECONDS = 60;
 const POLL_MS = 50;
@@ -124,7 +126,11 @@ export async function benchLadder(ctx: Ctx) {
   try {
     const source = path.join(dir, "source.mp4");
     makeSource(source);
-    const chunkS = Number(ctx.env.TRANSCODE_CHUNK_S ?? 20);
+    const chunkS = config().TRANSCODE_CHUNK_S;
+    // A first upload warms the worker (its first ffmpeg, code paths run once): the runs measured start warm.
+    const warm = path.join(dir, "warm.mp4");
+    spawnSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", warm]);
+    await ladderRun(ctx, warm, "warm-up");
     console.log(
       `\nVOD ladder (${SECONDS} s 1080p30 H.264/AAC, ${(fs.statSync(source).size / 1024 ** 2).toFixed(1)} MiB -> 1080p, 720p, 480p, 360p; ` +
         `${chunkS} s chunks, x264 ${process.env.TRANSCODE_PRESET ?? "veryfast"})`,

@@ -58,7 +58,7 @@ const ConfigSchema = z.object({
   APP_URL: z.url({ message: "must be the URL where media nodes reach the app, e.g. http://10.0.0.5:3000" }).optional(),
   FFMPEG_PATH: z.string().min(1).default("ffmpeg"),
   /**
-   * VOD renditions: seconds of source per transcode job (a whole number of 4 s segments).
+   * VOD renditions: seconds of source per chunk job (a whole number of 4 s segments).
    * Shorter chunks spread an asset over more workers and lose less to a crash, but each
    * costs an ffmpeg start, a seek and an encoder warm-up (docs/scaling.md has the figures).
    */
