@@ -153,6 +153,17 @@ describe("VOD renditions", () => {
 
     const d = await transcoded(api, defaulted.asset.id);
     assert.deepEqual(d.renditions.map((r: { name: string; height: number }) => [r.name, r.height]), [["360p", 360]]);
+
+    // A short video with one keyframe still gets its seek previews (decoded whole).
+    const oneKeyframe = path.join(tmp, "one-keyframe.mp4");
+    await exec("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=3", "-f", "lavfi", "-i", "sine=duration=3", "-c:v", "libx264", "-g", "300", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", oneKeyframe]);
+    const short = await upload(api, oneKeyframe);
+    const vtt = await until("the short video's thumbnails", async () => {
+      const info = (await api.get(`playback/${short.asset.playbackId}`)).body;
+      const track = info.meta?.source?.find((s: { hrn: string }) => s.hrn === "Thumbnails");
+      return track ? text(track.url) : undefined;
+    }, 60_000, 300);
+    assert.ok([...vtt.matchAll(/#xywh=/g)].length >= 1, vtt);
   });
 
   test("bad profiles are refused with a 422 and create nothing", async () => {

@@ -234,16 +234,23 @@ export async function storeSeekThumbnails(assetId: string): Promise<void> {
   const interval = thumbnailInterval(spec.duration);
   const tileHeight = Math.max(2, Math.round((TILE_WIDTH * video.height) / video.width / 2) * 2);
   const prefix = thumbnailsPrefix(assetId);
-  await withSlot(() =>
+  const stored = await withSlot(() =>
     inScratch(`${assetId}-thumbnails`, async (dir) => {
       // One JPEG per tile first, so the cues name exactly the tiles there are (a keyframe-only
       // decode has none past the last keyframe), then the tiles onto sheets: a cheap second pass.
-      await ffmpeg([
-        "-skip_frame", "nokey", "-i", await objects().mediaInput(sourceKey(assetId)),
-        "-map", "0:v:0", "-an", "-vf", `fps=1/${interval},scale=${TILE_WIDTH}:${tileHeight}`,
-        "-fps_mode", "vfr", "-q:v", "3", path.join(dir, "tile_%05d.jpg"),
-      ]);
-      const tiles = Math.min(Math.ceil(spec.duration / interval), (await fs.promises.readdir(dir)).filter((f) => f.startsWith("tile_")).length);
+      const input = await objects().mediaInput(sourceKey(assetId));
+      const tilesOf = async (decode: string[]) => {
+        await ffmpeg([
+          ...decode, "-i", input,
+          "-map", "0:v:0", "-an", "-vf", `fps=1/${interval},scale=${TILE_WIDTH}:${tileHeight}`,
+          "-fps_mode", "vfr", "-q:v", "3", path.join(dir, "tile_%05d.jpg"),
+        ]);
+        return (await fs.promises.readdir(dir)).filter((f) => f.startsWith("tile_")).length;
+      };
+      // A video with too few keyframes for a tile (a short one) is decoded whole instead.
+      const made = (await tilesOf(["-skip_frame", "nokey"])) || (await tilesOf([]));
+      if (!made) return false;
+      const tiles = Math.min(Math.ceil(spec.duration / interval), made);
       await ffmpeg([
         "-framerate", "1", "-i", path.join(dir, "tile_%05d.jpg"),
         "-vf", `tile=${TILE_COLUMNS}x${TILE_ROWS}`, "-fps_mode", "vfr", "-q:v", "5", path.join(dir, "sprite_%03d.jpg"),
@@ -261,9 +268,10 @@ export async function storeSeekThumbnails(assetId: string): Promise<void> {
         cues.push(`${vttTime(i * interval)} --> ${vttTime(end)}`, `${sheets[Math.floor(i / perSheet)]}#xywh=${x},${y},${TILE_WIDTH},${tileHeight}`, "");
       }
       await objects().write(`${prefix}/thumbnails.vtt`, Readable.from([Buffer.from(cues.join("\n"))]), { contentType: "text/vtt" });
+      return true;
     }),
   );
-  await updateAsset(assetId, { files: { ...(await assetById(assetId))!.files, thumbnailsVtt: `${prefix}/thumbnails.vtt` } });
+  if (stored) await updateAsset(assetId, { files: { ...(await assetById(assetId))!.files, thumbnailsVtt: `${prefix}/thumbnails.vtt` } });
 }
 
 const vttTime = (s: number) => {
