@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -29,7 +29,7 @@ export async function makeMedia(dir: string, kind: "mp4" | "webm" | "hevc" | "au
     "audio-only": ["-f", "lavfi", "-i", `sine=frequency=440:sample_rate=48000:duration=${seconds}`, "-c:a", "aac"],
     random: [],
   };
-  if (kind === "random") fs.writeFileSync(file, randomBytes(2 * 1024 * 1024));
+  if (kind === "random") fs.writeFileSync(file, notAVideo());
   else await exec("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args[kind], file]);
   return file;
 }
@@ -85,4 +85,13 @@ export async function firstSegmentUrl(playlistUrl: string): Promise<string> {
   if (!uri) throw new Error(`no URI in ${playlistUrl}:\n${text}`);
   const next = new URL(uri, playlistUrl).toString();
   return text.includes("#EXT-X-STREAM-INF") ? firstSegmentUrl(next) : next;
+}
+
+/**
+ * 2 MiB of fixed pseudo-random bytes (chacha20 of zeros) that ffprobe recognises as nothing:
+ * truly random bytes now and then look like some container to it (an "lrc" lyrics file).
+ */
+function notAVideo(): Buffer {
+  const key = createHash("sha256").update("castline-not-a-video").digest();
+  return createCipheriv("chacha20", key, Buffer.alloc(16)).update(Buffer.alloc(2 * 1024 * 1024));
 }
