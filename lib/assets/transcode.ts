@@ -53,11 +53,32 @@ async function inScratch<T>(name: string, work: (dir: string) => Promise<T>): Pr
   }
 }
 
-const scratchRoot = async () => {
-  const root = path.join(config().dataDir, "work");
-  await fs.promises.mkdir(root, { recursive: true });
-  return root;
-};
+/**
+ * This process's scratch (DATA_DIR/work/p<pid>): processes sharing a DATA_DIR (npm start's
+ * job workers) never touch each other's, and the first use sweeps the folders of processes
+ * that are gone (a kill -9 leaves its chunks' files behind).
+ */
+let scratch: Promise<string> | undefined;
+const scratchRoot = () =>
+  (scratch ??= (async () => {
+    const work = path.join(config().dataDir, "work");
+    for (const dir of await fs.promises.readdir(work).catch(() => [])) {
+      const pid = /^p(\d+)$/.exec(dir)?.[1];
+      if (pid && Number(pid) !== process.pid && !alive(Number(pid))) await fs.promises.rm(path.join(work, dir), { recursive: true, force: true });
+    }
+    const mine = path.join(work, `p${process.pid}`);
+    await fs.promises.mkdir(mine, { recursive: true });
+    return mine;
+  })());
+
+function alive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
 /**
  * Transcodes the job's chunk for its rendition and every other rendition of that chunk
