@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { config } from "@/lib/config";
 import { ffmpeg } from "@/lib/media/ffmpeg";
+import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";
 import { hashList, Hasher, type Digest } from "./hashing";
@@ -71,14 +71,8 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
   if (!asset || asset.phase === "ready") return;
   const store = objects();
   const input = await store.mediaInput(sourceKey(assetId));
-  const scratch = path.join(config().dataDir, "work");
-  // A run of this step killed mid-way left its folder; this step never runs twice at once.
-  for (const stale of (await fs.promises.readdir(scratch).catch(() => [])).filter((d) => d.startsWith(`${assetId}-`))) {
-    await fs.promises.rm(path.join(scratch, stale), { recursive: true, force: true });
-  }
-  const work = path.join(scratch, `${assetId}-${randomBytes(4).toString("hex")}`);
-  await fs.promises.mkdir(work, { recursive: true });
-  try {
+  // A run of this step killed mid-way left its folder in its process's scratch, swept once that process is gone.
+  await inScratch(assetId, async (work) => {
     const duration = (asset.videoSpec as VideoSpec | null)?.duration ?? 0;
     await Promise.all([
       ffmpeg([
@@ -99,9 +93,7 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
       });
     }
     await store.write(thumbnailKey(assetId), fs.createReadStream(path.join(work, "thumbnail.jpg")), { contentType: "image/jpeg" });
-  } finally {
-    await fs.promises.rm(work, { recursive: true, force: true });
-  }
+  });
 
   const ready = await updateAsset(assetId, {
     phase: "ready",

@@ -29,8 +29,9 @@ export interface ChunkJob {
 /**
  * Writes the asset's ladder and chunks (once: a second call finds them) and its
  * transcode-file task, and queues a job for every chunk still to do. Their event ids
- * name the chunk (a repeated call queues nothing twice) and sort the cheapest rendition
- * first: workers take due jobs in that order, so the first ABR rung arrives early.
+ * name the chunk (a repeated call queues nothing twice) and sort one rendition's chunks
+ * first: workers take due jobs in that order, so the first jobs claim whole chunks (every
+ * rendition) and the later ones, finding their chunk taken, end at once.
  */
 export async function startRenditions(assetId: string): Promise<number> {
   const todo = await planRenditions(assetId);
@@ -211,8 +212,8 @@ export async function settleTranscode(assetId: string, published?: string): Prom
   const taskId = asset.transcode?.taskId;
   if (!taskId) return;
   if (open.length) {
-    const done = renditions.reduce((n, r) => n + r.chunksDone, 0) / Math.max(1, renditions.reduce((n, r) => n + r.chunks, 0));
-    await updateTask(taskId, { progress: done });
+    // The asset's progress, which finishChunk keeps.
+    await updateTask(taskId, { progress: asset.progress ?? 0 });
     return;
   }
   const failed = renditions.filter((r) => r.phase === "failed");
