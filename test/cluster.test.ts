@@ -114,6 +114,39 @@ describe("Castline on many machines", { concurrency: false }, () => {
     for (const dir of cluster.appDataDirs) assert.ok(!fs.existsSync(path.join(dir, "objects", "live")), `${dir} holds no live media`);
   });
 
+  test("a gated stream: an admission on one instance holds on the other (playback tokens, a webhook's cached answer)", async () => {
+    const [a1, a2] = cluster.apps;
+    const api = await newAccount(a1.url);
+    const asked: string[] = [];
+    const receiver = await startReceiver({ onRequest: (r) => asked.push(r.json.accessKey) });
+    receivers.push(receiver);
+    const hook = (await api.post("webhook", { name: "members", url: receiver.url, events: ["playback.accessControl"] })).body;
+    const stream = (await api.post("stream", { name: "members only", playbackPolicy: { type: "webhook", webhookId: hook.id } })).body;
+    const broadcaster = broadcast(rtmpUrl(stream.streamKey, cluster.nodes[0].rtmpPort));
+    try {
+      await live(api, stream.id);
+      assert.equal((await fetch(`${a2.url}/api/playback/${stream.playbackId}`)).status, 401);
+      const info = await until("admitted on instance 1", async () => {
+        const res = await fetch(`${a1.url}/api/playback/${stream.playbackId}?accessKey=member-1`);
+        const body = res.status === 200 ? ((await res.json()) as { meta: { live: number; source: { url: string }[] } }) : undefined;
+        return body?.meta.live === 1 ? body : undefined;
+      });
+      // The URLs instance 1 handed out work on instance 2: the token needs no state of instance 1.
+      const onSecond = info.meta.source[0].url.replace(a1.url, a2.url);
+      const master = await (await get(onSecond)).text();
+      const variant = new URL(master.split("\n").find((l) => l && !l.startsWith("#"))!, onSecond);
+      assert.ok(variant.searchParams.get("tkn"));
+      const media = await (await get(variant.toString())).text();
+      await get(new URL(media.split("\n").filter((l) => l && !l.startsWith("#")).at(-1)!, variant).toString());
+      // The webhook's answer is shared: instance 2 does not ask it again for the same key.
+      assert.equal((await fetch(`${a2.url}/hls/${stream.playbackId}/index.m3u8?accessKey=member-1`)).status, 200);
+      assert.deepEqual(asked.filter((k) => k === "member-1").length, 1);
+    } finally {
+      await broadcaster.stop();
+    }
+    await idle(api, stream.id);
+  });
+
   test("kill -9 of a node mid-broadcast: the session ends once, continues on the other node, and its recording holds both parts", async () => {
     const [a1, a2] = cluster.apps;
     const [n1, n2] = cluster.nodes;
