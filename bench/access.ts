@@ -26,10 +26,11 @@ async function readyAsset(ctx: Ctx, file: string, body: Record<string, unknown>)
   const { url, asset } = await api<{ url: string; asset: { id: string; playbackId: string } }>(ctx.appUrl, ctx.key, "POST", "asset/request-upload", { name: "bench access", ...body });
   const put = await putFile(url, file);
   if (put.status !== 200) throw new Error(`upload PUT answered ${put.status}`);
-  const until = Date.now() + 120_000;
+  const until = Date.now() + 300_000;
   for (;;) {
-    const a = await api<{ status: { phase: string } }>(ctx.appUrl, ctx.key, "GET", `asset/${asset.id}`);
-    if (a.status.phase === "ready") return asset;
+    const a = await api<{ status: { phase: string }; renditions?: { phase: string }[] }>(ctx.appUrl, ctx.key, "GET", `asset/${asset.id}`);
+    // Measured once its ladder is done: transcoding would take the CPU from the server measured.
+    if (a.status.phase === "ready" && a.renditions?.length && a.renditions.every((r) => r.phase !== "transcoding")) return asset;
     if (a.status.phase === "failed" || Date.now() > until) throw new Error(`asset ${asset.id}: ${a.status.phase}`);
     await new Promise((r) => setTimeout(r, 200));
   }
