@@ -1,7 +1,7 @@
 import { decodeJwt, errors as joseErrors, jwtVerify } from "jose";
 import { auth } from "@/lib/auth";
+import { isOwnOrigin } from "@/lib/auth/origin";
 import { config } from "@/lib/config";
-import { publicOrigin } from "@/lib/origin";
 import type { PlaybackPolicy } from "./schema";
 import { markSigningKeySeen, verificationKey } from "./signing-keys";
 import { checkPlaybackToken, playbackToken, TOKEN_PARAM } from "./token";
@@ -39,7 +39,7 @@ export async function admitViewer(req: Request, content: GatedContent): Promise<
   const policy = content.playbackPolicy;
   const origin = requestOrigin(req);
   const allowed = policy?.allowedOrigins;
-  if (allowed?.length && origin && origin !== publicOrigin() && !allowed.includes(origin)) {
+  if (allowed?.length && origin && !allowed.includes(origin) && !isOwnOrigin(origin, req.headers)) {
     return deny(403, `this content may not be played on ${origin}`, origin);
   }
   const cors = allowed?.length ? origin : undefined;

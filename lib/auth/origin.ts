@@ -1,5 +1,6 @@
 import type { NextRequest } from "next/server";
 import { config } from "@/lib/config";
+import { publicOrigin } from "@/lib/origin";
 
 /** What a Host or X-Forwarded-Host header may hold: a host name or address, and a port. */
 const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
@@ -36,4 +37,9 @@ export function atBrowserOrigin(req: NextRequest): NextRequest {
   // A plain Request: a NextRequest's URL turns 127.0.0.1 and [::1] into localhost, another
   // origin to the browser. Without AUTH_URL, Auth.js reads only a Request's standard fields.
   return new Request(new URL(req.nextUrl.pathname + req.nextUrl.search, origin), req) as NextRequest;
+}
+
+/** Whether a page's origin is this deployment's own (the dashboard, the player), as configured or as the browser reached it. */
+export function isOwnOrigin(origin: string, headers: Headers): boolean {
+  return origin === publicOrigin() || origin === browserOrigin(headers);
 }
