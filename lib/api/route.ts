@@ -127,19 +127,24 @@ async function authenticate(req: Request, op: Operation): Promise<Caller> {
 }
 
 /**
- * A key sent by a web page on another site (it has an Origin header) is in that page for
- * anyone to read: it works only if it names that origin, and only for what such a key may do
- * (operations with the "key" CORS policy). Servers (the SDK) send no Origin.
+ * A CORS-enabled key (one with allowedOrigins) sits in its web pages for anyone to copy: it
+ * works only for what such a key may do (operations with the "key" CORS policy), and from a
+ * browser only on its origins. Any other key is for servers (the SDK sends no Origin) and the
+ * dashboard's own pages.
  */
 function checkKeyOrigin(req: Request, op: Operation, holder: KeyHolder) {
   const origin = req.headers.get("origin");
+  if (holder.allowedOrigins.length) {
+    if (op.cors !== "key") {
+      throw new ApiError(403, [`a CORS-enabled API key (one with allowedOrigins) may only create upload URLs (POST /api/asset/request-upload), not ${op.method} /api${op.path}: use a key without allowedOrigins on a server`]);
+    }
+    if (origin !== null && !holder.allowedOrigins.includes(origin)) {
+      throw new ApiError(403, [`this API key may be used from its allowedOrigins only, not from ${origin}`]);
+    }
+    return;
+  }
   if (origin === null || origin === publicOrigin() || origin === browserOrigin(req.headers)) return;
-  if (!holder.allowedOrigins.includes(origin)) {
-    throw new ApiError(403, [`this API key may not be used from the web page origin ${origin}: use a key whose allowedOrigins lists it, or call the API from a server`]);
-  }
-  if (op.cors !== "key") {
-    throw new ApiError(403, [`a CORS-enabled API key may be used from ${origin} only to create upload URLs (POST /api/asset/request-upload); call ${op.method} ${op.path} from a server`]);
-  }
+  throw new ApiError(403, [`this API key may not be used from the web page origin ${origin}: call the API from a server, or use a key whose allowedOrigins lists the origin (it may only create upload URLs)`]);
 }
 
 function authenticateMediaNode(req: Request) {
