@@ -91,7 +91,7 @@ async function trySignIn(email: string, password: string, address: string, base 
 const refusedEarlier: (() => Promise<Res>)[] = [];
 
 describe("rate limits on /api", () => {
-  let api: Api;
+  let api: Awaited<ReturnType<typeof newAccount>>;
   before(async () => {
     api = await newAccount(app.url);
   });
@@ -148,7 +148,12 @@ describe("rate limits on /api", () => {
     const address = newAddress();
     const signUp = () => call("POST", "user", { base: app.url, headers: from(address), body: { email: `limits-${randomUUID()}@example.com`, password: "a fine passphrase" } });
     for (let i = 0; i < 3; i++) assert.equal((await signUp()).status, 201);
-    assertRefused(await signUp(), /sign-ups from this address: at most 3 a minute/);
+    const refused = await signUp();
+    assert.equal(refused.status, 429);
+    assert.match(refused.body.errors[0], /sign-ups from this address: at most 3 a minute/);
+    assert.ok(Number(refused.headers.get("retry-after")) >= 1);
+    // The RateLimit headers are the address's /api quota, which is not spent.
+    assertQuota(refused, 8, 4);
   });
 });
 
