@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { userIdForApiKey } from "@/lib/api-keys/service";
+import { keyHolder } from "@/lib/api-keys/service";
 import { createStream, getStream } from "@/lib/streams/service";
 
 /**
@@ -16,7 +16,7 @@ const server = http.createServer(async (req, res) => {
   };
   try {
     const key = /^Bearer\s+(\S+)$/.exec(req.headers.authorization ?? "")?.[1];
-    const userId = key && (await userIdForApiKey(key));
+    const userId = key && (await keyHolder(key))?.userId;
     if (!userId) return send(401, { errors: ["invalid API key"] });
     const match = /^\/api\/stream(?:\/([\w-]+))?$/.exec(req.url ?? "");
     if (req.method === "GET" && match?.[1]) return send(200, await getStream(userId, match[1]));

@@ -41,9 +41,22 @@ export const apiKeys = pgTable(
     prefix: text("prefix").notNull(),
     createdAt: createdAt(),
     lastUsedAt: ms("last_used_at"),
+    /** Browser origins that may use the key (CORS-enabled key), for the few operations a web page may call; null: none. */
+    allowedOrigins: text("allowed_origins").array(),
   },
   (t) => [index("api_keys_user_idx").on(t.userId, t.createdAt)],
 );
+
+/**
+ * Fixed-window request counters shared by every app instance (lib/rate-limits): one row per
+ * limit and subject (hashed IP, email or API key id), reset when a later window's hit arrives.
+ */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  /** Start of the counted window, ms since the epoch (aligned to the window's length). */
+  windowStart: ms("window_start").notNull(),
+  hits: integer("hits").notNull(),
+});
 
 /** Live-ingest counters shared by streams and sessions. */
 const segmentCounters = () => ({

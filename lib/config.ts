@@ -23,6 +23,23 @@ const ConfigSchema = z.object({
   /** Behind a reverse proxy: take the origin for sign-in redirects from X-Forwarded-Host/Proto. */
   AUTH_TRUST_HOST: bool.default(false),
   ALLOW_SIGNUP: bool.default(true),
+  /**
+   * How many reverse proxies in front append the client's address to X-Forwarded-For. 0: the
+   * connection's peer is the client and X-Forwarded-For is ignored (a client could write anything there).
+   */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Requests a minute per API key, to /api (0: no limit). */
+  RATE_LIMIT_API_PER_MIN: z.coerce.number().int().min(0).default(1200),
+  /** Requests a minute per client address (IPv6: per /64), to /api except playback info (0: no limit). */
+  RATE_LIMIT_IP_PER_MIN: z.coerce.number().int().min(0).default(3000),
+  /** Failed sign-ins a minute per email and per address, and sign-ups a minute per address (0: no limit). */
+  RATE_LIMIT_AUTH_PER_MIN: z.coerce.number().int().min(0).default(10),
+  /**
+   * Playback requests a minute per address: /hls, /asset, /recordings, /api/playback (0: no limit).
+   * A live viewer fetches a playlist and a segment every segment (about 60 a minute), and many
+   * viewers may share one address behind NAT.
+   */
+  RATE_LIMIT_PLAYBACK_PER_MIN: z.coerce.number().int().min(0).default(12000),
   ALLOW_PRIVATE_URLS: bool.default(false),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(1),

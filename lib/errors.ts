@@ -2,7 +2,7 @@
  * What domain code says when it refuses: neutral kinds that know nothing of HTTP. Only the
  * request pipeline maps them to statuses (lib/api/errors.ts); jobs and the CLI read the message.
  */
-export type RefusalKind = "invalid" | "unprocessable" | "forbidden" | "not-found" | "timeout" | "conflict" | "too-large" | "unavailable";
+export type RefusalKind = "invalid" | "unprocessable" | "forbidden" | "not-found" | "timeout" | "conflict" | "too-large" | "unavailable" | "too-many";
 
 export class Refusal extends Error {
   constructor(
@@ -28,3 +28,5 @@ export const conflict = (message: string, retryAfterS?: number) => new Refusal("
 export const timedOut = (message: string) => new Refusal("timeout", message);
 export const tooLarge = (message: string) => new Refusal("too-large", message);
 export const unavailable = (message: string) => new Refusal("unavailable", message);
+/** Too many tries in a while (a rate limit): trying again after `retryAfterS` may work. */
+export const tooMany = (message: string, retryAfterS: number) => new Refusal("too-many", message, retryAfterS);

@@ -64,7 +64,7 @@ async function main() {
     } else {
       const { user, created } = await findOrCreateUser(email, password);
       if (created) console.log(`created user ${user.email} (${user.id})`);
-      const key = await createApiKey(user.id, values.name ?? "CLI key");
+      const key = await createApiKey(user.id, { name: values.name ?? "CLI key" });
       console.log(`API key "${key.name}" for ${user.email} (shown once):`);
       console.log(key.key);
     }

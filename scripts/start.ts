@@ -10,6 +10,9 @@ import { startBackgroundWork } from "@/lib/jobs/start";
 import { startNodeWatch } from "@/lib/live/nodes";
 import { endSessionsOfNode } from "@/lib/live/service";
 import { observeRequest } from "@/lib/metrics";
+import { clientAddress, CLIENT_ADDRESS_HEADER } from "@/lib/rate-limits/address";
+import { limits } from "@/lib/rate-limits/limits";
+import { startPlaybackLimit } from "@/lib/rate-limits/playback";
 import { ensureSecret } from "@/lib/secrets";
 import { buildIfNeeded } from "./build-if-needed";
 import { ensurePrograms, FFMPEG } from "./prerequisites";
@@ -18,7 +21,8 @@ import { superviseChild, type Child } from "./children";
 /**
  * `npm start`: the one place long-running parts start. The database (embedded
  * unless DATABASE_URL), the HTTP server on PORT (503 until the app is ready; it counts
- * and times every request for /metrics), the background-work driver (JOB_WORKERS child
+ * and times every request for /metrics, resolves the client's address and applies the
+ * playback rate limit), the background-work driver (JOB_WORKERS child
  * processes) and the media node.
  */
 async function main() {
@@ -33,10 +37,15 @@ async function main() {
   buildIfNeeded();
 
   let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined;
+  const playbackLimit = startPlaybackLimit(limits().playback);
   const server = http.createServer((req, res) => {
     observeRequest(req, res);
+    // Only here is the connection's peer known. Next.js keeps an X-Forwarded-For it is given,
+    // so what a client sent there is replaced, always, by what this server knows or trusts.
+    req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.socket.remoteAddress, req.headers[CLIENT_ADDRESS_HEADER], cfg.TRUST_PROXY);
     // Next.js answers a path it cannot percent-decode with a bare 500; say what is wrong instead.
     if (!decodablePath(req.url ?? "/")) return void answer(res, 400, "the URL path is not valid percent-encoded UTF-8");
+    if (!playbackLimit.admit(req, res)) return;
     if (handle) return handle(req, res);
     answer(res, 503, "starting", { "retry-after": "1" });
   });
@@ -92,6 +101,7 @@ async function main() {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await driver?.stop();
+    await playbackLimit.stop();
     await closeDb();
     await stopDatabase();
     process.exit(0);

@@ -48,6 +48,7 @@ export function ApiKeysView() {
               <thead className="border-b border-zinc-100 bg-zinc-50/60 text-xs font-medium text-zinc-500">
                 <tr>
                   <th className="px-5 py-2.5 font-medium">Name</th>
+                  <th className="hidden px-5 py-2.5 font-medium lg:table-cell">Browser origins</th>
                   <th className="hidden px-5 py-2.5 font-medium sm:table-cell">Created</th>
                   <th className="hidden px-5 py-2.5 font-medium md:table-cell">Last used</th>
                   <th className="px-5 py-2.5">
@@ -61,6 +62,17 @@ export function ApiKeysView() {
                     <td className="px-5 py-3.5">
                       <div className="font-medium text-zinc-900">{key.name}</div>
                       <code className="font-mono text-xs text-zinc-500">{key.prefix}…</code>
+                    </td>
+                    <td className="hidden px-5 py-3.5 lg:table-cell">
+                      {key.allowedOrigins ? (
+                        <ul className="space-y-0.5 font-mono text-xs text-zinc-600">
+                          {key.allowedOrigins.map((origin) => (
+                            <li key={origin}>{origin}</li>
+                          ))}
+                        </ul>
+                      ) : (
+                        <span className="text-zinc-400">Servers only</span>
+                      )}
                     </td>
                     <td className="hidden px-5 py-3.5 text-zinc-600 sm:table-cell" title={formatDateTime(key.createdAt)}>
                       {timeAgo(key.createdAt)}
@@ -105,8 +117,10 @@ function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => v
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const name = String(new FormData(event.currentTarget).get("name") ?? "").trim();
-    create.mutate(name || "API key", { onSuccess: setCreated });
+    const form = new FormData(event.currentTarget);
+    const name = String(form.get("name") ?? "").trim();
+    const allowedOrigins = String(form.get("allowedOrigins") ?? "").split(/[\s,]+/).filter(Boolean);
+    create.mutate({ name: name || "API key", ...(allowedOrigins.length ? { allowedOrigins } : {}) }, { onSuccess: setCreated });
   };
 
   if (created) {
@@ -142,6 +156,14 @@ function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => v
           <FormErrors error={create.error} />
           <Field label="Name" htmlFor="api-key-name">
             <Input id="api-key-name" name="name" placeholder="Production server" autoFocus maxLength={100} />
+          </Field>
+          <Field
+            label="Browser origins"
+            htmlFor="api-key-origins"
+            optional
+            hint="Web pages on these origins may use the key to create upload URLs, and for nothing else. Leave empty for a key used by servers."
+          >
+            <Input id="api-key-origins" name="allowedOrigins" placeholder="https://example.com, https://app.example.com" />
           </Field>
         </ModalBody>
         <FormFooter submit="Create key" pending={create.isPending} onCancel={close} />

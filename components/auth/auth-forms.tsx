@@ -13,6 +13,8 @@ import type { User } from "@/lib/users/schema";
 
 async function startSession(email: string, password: string) {
   const result = await signIn("credentials", { email, password, redirect: false });
+  // A throttled try (lib/auth/throttle.ts) gives the seconds to wait as its code.
+  if (result?.status === 429) throw new ApiRequestError(429, [`Too many attempts. Try again in ${result.code} s.`]);
   if (!result || result.error) throw new ApiRequestError(401, ["Incorrect email or password."]);
 }
 

@@ -4,7 +4,7 @@ import { db } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 import { newId, newSecret } from "@/lib/ids";
-import type { ApiKey } from "./schema";
+import type { ApiKey, ApiKeyCreate } from "./schema";
 
 const KEY_PREFIX = "cl_";
 /** lastUsedAt is written at most this often per key, to keep writes off the hot path. */
@@ -21,14 +21,15 @@ function serialize(row: ApiKeyRow): ApiKey {
     prefix: row.prefix,
     createdAt: row.createdAt,
     ...(row.lastUsedAt ? { lastUsedAt: row.lastUsedAt } : {}),
+    ...(row.allowedOrigins?.length ? { allowedOrigins: row.allowedOrigins } : {}),
   };
 }
 
-export async function createApiKey(userId: string, name: string) {
+export async function createApiKey(userId: string, { name, allowedOrigins }: ApiKeyCreate) {
   const key = newSecret(KEY_PREFIX);
   const [row] = await db()
     .insert(apiKeys)
-    .values({ id: newId(), userId, name, tokenHash: hashKey(key), prefix: key.slice(0, 8), createdAt: Date.now() })
+    .values({ id: newId(), userId, name, tokenHash: hashKey(key), prefix: key.slice(0, 8), createdAt: Date.now(), allowedOrigins: allowedOrigins ? [...new Set(allowedOrigins)] : null })
     .returning();
   return { ...serialize(row), key };
 }
@@ -50,12 +51,19 @@ export async function revokeApiKey(userId: string, id: string) {
   if (!deleted.length) throw notFound("API key");
 }
 
-/** The owner of an API key, or undefined. Records when the key was last used. */
-export async function userIdForApiKey(key: string): Promise<string | undefined> {
+export interface KeyHolder {
+  keyId: string;
+  userId: string;
+  /** Browser origins the key may be used from (CORS-enabled key), or none. */
+  allowedOrigins: string[];
+}
+
+/** Who an API key belongs to, or undefined. Records when the key was last used. */
+export async function keyHolder(key: string): Promise<KeyHolder | undefined> {
   if (!key.startsWith(KEY_PREFIX)) return undefined;
   const tokenHash = hashKey(key);
   const [row] = await db()
-    .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt })
+    .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt, allowedOrigins: apiKeys.allowedOrigins })
     .from(apiKeys)
     .where(eq(apiKeys.tokenHash, tokenHash))
     .limit(1);
@@ -73,6 +81,6 @@ export async function userIdForApiKey(key: string): Promise<string | undefined> 
       )
       .catch((err) => console.error("recording API key use failed:", err.message));
   }
-  return row.userId;
+  return { keyId: row.id, userId: row.userId, allowedOrigins: row.allowedOrigins ?? [] };
 }
 

@@ -25,6 +25,7 @@ export const REFUSAL_STATUS: Record<RefusalKind, number> = {
   conflict: 409,
   "too-large": 413,
   unavailable: 503,
+  "too-many": 429,
 };
 
 export function validationError(error: ZodError, where: "body" | "query"): ApiError {

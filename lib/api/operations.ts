@@ -44,8 +44,8 @@ export interface Operation {
   errors?: readonly number[];
   /** Cache-Control of the success answer (e.g. "no-cache" for what players poll). */
   cacheControl?: string;
-  /** Browsers on other sites call it: every answer (errors too) carries these CORS headers. */
-  cors?: "public" | "upload";
+  /** Browsers on other sites call it: every answer (errors too) carries these CORS headers ("key": with a CORS-enabled API key, lib/api/cors.ts). */
+  cors?: "public" | "upload" | "key";
   /** Not a JSON request (a file body, the tus protocol): the body is the handler's to read; without a response schema it answers with its own Response. */
   raw?: string;
   /** Between the app's own processes; left out of the public document. */
@@ -84,7 +84,7 @@ export const operations = {
   getAsset: { method: "GET", path: `/asset${Id}`, tag: "Assets", summary: "Retrieve an asset", auth: "user", status: 200, response: Asset, errors: [404] },
   updateAsset: { method: "PATCH", path: `/asset${Id}`, tag: "Assets", summary: "Rename an asset or change who may watch it (name, playbackPolicy); answers the asset, as the SDK's asset.update expects", auth: "user", body: AssetPatch, status: 200, response: Asset, errors: [400, 404, 422] },
   deleteAsset: { method: "DELETE", path: `/asset${Id}`, tag: "Assets", summary: "Delete an asset from the API (its URLs keep working)", auth: "user", status: 204, errors: [404] },
-  requestUpload: { method: "POST", path: "/asset/request-upload", tag: "Assets", summary: "Create a waiting asset and get a pre-signed URL (PUT the file there, no API key) and a tus endpoint", auth: "user", body: RequestUpload, status: 200, response: UploadRequested, errors: [422] },
+  requestUpload: { method: "POST", path: "/asset/request-upload", tag: "Assets", summary: "Create a waiting asset and get a pre-signed URL (PUT the file there, no API key) and a tus endpoint", auth: "user", body: RequestUpload, status: 200, response: UploadRequested, errors: [403, 422], cors: "key" },
   uploadDirect: { method: "PUT", path: "/asset/upload/direct", tag: "Assets", summary: "The pre-signed upload URL: PUT the file as the body (no API key; the token in the URL is the permission)", auth: "none", status: 200, response: UploadReceived, errors: [400, 403, 404, 409, 413], cors: "upload", raw: "the file's bytes (any content type)" },
   uploadTusCreate: { method: "POST", path: "/asset/upload/tus", tag: "Assets", summary: "tus 1.0: create a resumable upload (the request-upload token in the query)", auth: "none", status: 201, errors: [403, 409, 413], cors: "upload", raw: "tus protocol" },
   uploadTusOffset: { method: "HEAD", path: "/asset/upload/tus/{uploadId}", tag: "Assets", summary: "tus 1.0: an upload's offset", auth: "none", status: 200, errors: [404], cors: "upload", raw: "tus protocol" },

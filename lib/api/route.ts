@@ -1,18 +1,22 @@
 import { timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import { auth } from "@/lib/auth";
-import { userIdForApiKey } from "@/lib/api-keys/service";
+import { keyHolder, type KeyHolder } from "@/lib/api-keys/service";
+import { isOwnOrigin } from "@/lib/auth/origin";
 import { config } from "@/lib/config";
 import { withCorsHeaders } from "./cors";
 import { Refusal } from "@/lib/errors";
 import { ApiError, errorResponse, refusalResponse, unauthorized, validationError } from "./errors";
 import type { Operation } from "./operations";
+import { RequestQuota } from "./rate-limit";
 import type { Page } from "@/db/pagination";
 
 const MAX_JSON_BODY = 1024 * 1024;
 
 export interface Caller {
   userId: string;
+  /** Set when the caller authenticated with an API key (not the dashboard's session). */
+  keyId?: string;
 }
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
@@ -41,16 +45,20 @@ type Answer<O extends Operation> =
 
 /**
  * The request pipeline of every /api operation, driven by its declaration (lib/api/operations.ts):
- * authenticate, parse the body and query with their zod schemas, run the handler, and answer
- * with the declared status (a page with its Link header, a JSON body, or no content), CORS
- * headers as declared, and errors as `{"errors": [...]}`.
+ * count it against the rate limits, authenticate, parse the body and query with their zod
+ * schemas, run the handler, and answer with the declared status (a page with its Link header,
+ * a JSON body, or no content), RateLimit headers, CORS headers as declared, and errors as
+ * `{"errors": [...]}`.
  */
 export function route<O extends Operation>(op: O, handler: (ctx: Context<O>) => Promise<Answer<O>> | Answer<O>) {
   return async (req: Request, ctx: { params: Promise<Record<string, string>> }) => {
     let res: Response;
+    const quota = new RequestQuota();
     try {
+      await quota.spendByAddress(req, op);
       if (op.auth === "media") authenticateMediaNode(req);
-      const caller = (op.auth === "user" ? await authenticate(req) : undefined) as Context<O>["caller"];
+      const caller = (op.auth === "user" ? await authenticate(req, op) : undefined) as Context<O>["caller"];
+      if (caller?.keyId) await quota.spendByKey(caller.keyId);
       const query = (op.query ? parse(op.query, searchParams(req), "query") : undefined) as Context<O>["query"];
       const body = (op.body ? parse(op.body, await readJson(req, op.emptyBody), "body") : undefined) as Context<O>["body"];
       const params = (await ctx.params) ?? {};
@@ -60,7 +68,7 @@ export function route<O extends Operation>(op: O, handler: (ctx: Context<O>) => 
     } catch (err) {
       res = failure(req, err);
     }
-    return withCorsHeaders(res, op.cors);
+    return withCorsHeaders(quota.apply(res), op.cors, req);
   };
 }
 
@@ -106,14 +114,15 @@ function failure(req: Request, err: unknown): Response {
   return errorResponse(500, ["internal error"]);
 }
 
-async function authenticate(req: Request): Promise<Caller> {
+async function authenticate(req: Request, op: Operation): Promise<Caller> {
   const header = req.headers.get("authorization");
   if (header !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized("Authorization header must be 'Bearer <API key>'");
-    const userId = await userIdForApiKey(match[1]);
-    if (!userId) throw unauthorized("invalid API key");
-    return { userId };
+    const holder = await keyHolder(match[1]);
+    if (!holder) throw unauthorized("invalid API key");
+    checkKeyOrigin(req, op, holder);
+    return { userId: holder.userId, keyId: holder.keyId };
   }
   // The dashboard calls the same API with its session cookie.
   if (req.headers.get("cookie")?.includes("authjs.session-token")) {
@@ -121,6 +130,27 @@ async function authenticate(req: Request): Promise<Caller> {
     if (session?.user?.id) return { userId: session.user.id };
   }
   throw unauthorized("missing API key: send 'Authorization: Bearer <API key>'");
+}
+
+/**
+ * A CORS-enabled key (one with allowedOrigins) sits in its web pages for anyone to copy: it
+ * works only for what such a key may do (operations with the "key" CORS policy), and from a
+ * browser only on its origins. Any other key is for servers (the SDK sends no Origin) and the
+ * dashboard's own pages.
+ */
+function checkKeyOrigin(req: Request, op: Operation, holder: KeyHolder) {
+  const origin = req.headers.get("origin");
+  if (holder.allowedOrigins.length) {
+    if (op.cors !== "key") {
+      throw new ApiError(403, [`a CORS-enabled API key (one with allowedOrigins) may only create upload URLs (POST /api/asset/request-upload), not ${op.method} /api${op.path}: use a key without allowedOrigins on a server`]);
+    }
+    if (origin !== null && !holder.allowedOrigins.includes(origin)) {
+      throw new ApiError(403, [`this API key may be used from its allowedOrigins only, not from ${origin}`]);
+    }
+    return;
+  }
+  if (origin === null || isOwnOrigin(origin, req.headers)) return;
+  throw new ApiError(403, [`this API key may not be used from the web page origin ${origin}: call the API from a server, or use a key whose allowedOrigins lists the origin (it may only create upload URLs)`]);
 }
 
 function authenticateMediaNode(req: Request) {
@@ -167,8 +197,17 @@ function parse<T extends z.ZodType>(schema: T, input: unknown, where: "body" | "
 
 /**
  * An operation that speaks its own protocol (tus, the OpenAPI document): declared like
- * every other, answered by its handler as is, with its declared CORS headers.
+ * every other, counted against the rate limits, answered by its handler as is, with its
+ * declared CORS headers.
  */
 export function rawRoute<A extends unknown[]>(op: Operation, handler: (req: Request, ...rest: A) => Promise<Response> | Response) {
-  return async (req: Request, ...rest: A) => withCorsHeaders(await handler(req, ...rest), op.cors);
+  return async (req: Request, ...rest: A) => {
+    const quota = new RequestQuota();
+    try {
+      await quota.spendByAddress(req, op);
+    } catch (err) {
+      return withCorsHeaders(failure(req, err), op.cors, req);
+    }
+    return withCorsHeaders(quota.apply(await handler(req, ...rest)), op.cors, req);
+  };
 }

@@ -37,7 +37,7 @@ export function useApiKeys() {
 export function useCreateApiKey() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => api<ApiKeyCreated>("/api/api-key", "POST", { name }),
+    mutationFn: (input: { name: string; allowedOrigins?: string[] }) => api<ApiKeyCreated>("/api/api-key", "POST", input),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.apiKeys }),
   });
 }

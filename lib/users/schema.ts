@@ -1,10 +1,15 @@
 import { z } from "zod";
+import { isCommonPassword } from "./common-passwords";
 
 export const Email = z
   .email({ message: "must be a valid email address" })
   .max(254)
   .transform((e) => e.toLowerCase());
-export const Password = z.string().min(8, "must be at least 8 characters").max(200);
+export const Password = z
+  .string()
+  .min(8, "must be at least 8 characters")
+  .max(200)
+  .refine((p) => !isCommonPassword(p), "is one of the most common passwords, the first ones guessed: choose another");
 
 export const SignUp = z.strictObject({
   email: Email,

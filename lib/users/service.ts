@@ -2,7 +2,10 @@ import { eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { users } from "@/db/schema";
 import { config } from "@/lib/config";
-import { forbidden, invalid, notFound } from "@/lib/errors";
+import { forbidden, invalid, notFound, tooMany } from "@/lib/errors";
+import { addressSubject } from "@/lib/rate-limits/address";
+import { limits, refusalMessage } from "@/lib/rate-limits/limits";
+import { countHits } from "@/lib/rate-limits/store";
 import { newId } from "@/lib/ids";
 import { hashPassword, verifyPassword } from "./password";
 import type { SignUp, User } from "./schema";
@@ -50,10 +53,16 @@ export async function createUser(input: { email: string; password?: string; name
  * Public sign-up. It does not tell whether the email has an account: a taken email
  * gets the same status and shape (with an id that names nothing) after the same work
  * (the password is hashed and the insert tried), and its account is left as it was,
- * so only that account's own password signs in.
+ * so only that account's own password signs in. Sign-ups from one address are limited
+ * (RATE_LIMIT_AUTH_PER_MIN): each costs a password hash, and accounts are cheap to abuse.
  */
-export async function signUp(input: SignUp): Promise<User> {
+export async function signUp(input: SignUp, fromAddress: string): Promise<User> {
   if (!config().ALLOW_SIGNUP) throw forbidden("sign-up is disabled on this server; ask an operator for an account");
+  const limit = limits().signUpAddress;
+  if (limit.perMinute) {
+    const [{ quota }] = await countHits([{ limit, subject: addressSubject(fromAddress) }]);
+    if (quota.exceeded) throw tooMany(refusalMessage(limit.name, quota.limit, quota.resetS), quota.resetS);
+  }
   const row = await insertUser(input);
   if (row) return serializeUser(row);
   return { id: newId(), email: input.email, ...(input.name ? { name: input.name } : {}), createdAt: Date.now() };

@@ -4,4 +4,4 @@ import { route } from "@/lib/api/route";
 
 export const GET = route(operations.listApiKeys, ({ caller }) => listApiKeys(caller.userId));
 
-export const POST = route(operations.createApiKey, ({ caller, body }) => createApiKey(caller.userId, body.name));
+export const POST = route(operations.createApiKey, ({ caller, body }) => createApiKey(caller.userId, body));
