@@ -82,7 +82,7 @@ function SigningKeyRow({ signingKey: key, onRename, onDelete }: { signingKey: Si
   const update = useUpdateSigningKey();
   return (
     <li data-testid="signing-key" className="px-5 py-3.5">
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+      <div className="flex flex-col gap-x-4 gap-y-2 sm:flex-row sm:items-center">
         <span
           className={`hidden size-10 shrink-0 items-center justify-center rounded-lg sm:flex ${key.disabled ? "bg-zinc-100 text-zinc-400" : "bg-indigo-50 text-indigo-600"}`}
         >
@@ -90,25 +90,22 @@ function SigningKeyRow({ signingKey: key, onRename, onDelete }: { signingKey: Si
         </span>
         <div className="min-w-0 flex-1">
           <p className="flex flex-wrap items-center gap-2">
-            <span className="truncate font-medium text-zinc-900">{key.name}</span>
+            <span className="min-w-0 truncate font-medium text-zinc-900">{key.name}</span>
             {key.disabled ? <Badge tone="amber">Disabled</Badge> : <Badge tone="green">Enabled</Badge>}
           </p>
-          <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-xs text-zinc-500">
+          <p className="mt-0.5 flex items-center gap-1 text-xs text-zinc-500">
             <code className="font-mono text-zinc-600" title="The start of its public key">
               {keyFingerprint(key.publicKey)}…
             </code>
             <CopyButton value={key.publicKey} iconOnly variant="ghost" ariaLabel={`Copy the public key of ${key.name}`} className="-my-1.5 size-7" />
-            <span aria-hidden="true">·</span>
-            <span>
-              Created <TimeAgo at={key.createdAt} />
-            </span>
-            <span aria-hidden="true">·</span>
-            <span>{key.lastSeen ? <>Last used <TimeAgo at={key.lastSeen} /></> : "Never used"}</span>
+          </p>
+          <p className="text-xs text-zinc-500">
+            Created <TimeAgo at={key.createdAt} /> · {key.lastSeen ? <>last used <TimeAgo at={key.lastSeen} /></> : "never used"}
           </p>
         </div>
-        <div className="flex shrink-0 items-center gap-1">
+        <div className="-ml-2.5 flex shrink-0 items-center gap-1 sm:ml-0">
           <Button variant="ghost" size="sm" onClick={onRename} aria-label={`Rename ${key.name}`} title="Rename">
-            <PencilIcon /> <span className="hidden md:inline">Rename</span>
+            <PencilIcon /> Rename
           </Button>
           <Button
             variant="ghost"
@@ -120,7 +117,7 @@ function SigningKeyRow({ signingKey: key, onRename, onDelete }: { signingKey: Si
             {key.disabled ? "Enable" : "Disable"}
           </Button>
           <Button variant="dangerGhost" size="sm" onClick={onDelete} aria-label={`Delete ${key.name}`} title="Delete">
-            <TrashIcon /> <span className="hidden md:inline">Delete</span>
+            <TrashIcon /> Delete
           </Button>
         </div>
       </div>
