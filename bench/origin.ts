@@ -42,7 +42,7 @@ async function load(url: string, duration = DURATION_S): Promise<Figures> {
 }
 
 /** CONNECTIONS keep-alive connections fetching whole bodies back to back, through llhttp. */
-async function loadBodies(url: string, duration = DURATION_S): Promise<Figures> {
+export async function loadBodies(url: string, duration = DURATION_S): Promise<Figures> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const latencies: number[] = [];
   let bytes = 0;
@@ -81,7 +81,7 @@ async function measure(url: string, how: typeof load) {
   return how(url);
 }
 
-async function api<T = any>(base: string, key: string, method: string, p: string, body?: unknown): Promise<T> {
+export async function api<T = any>(base: string, key: string, method: string, p: string, body?: unknown): Promise<T> {
   const res = await fetch(`${base}/api/${p}`, {
     method,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -92,7 +92,7 @@ async function api<T = any>(base: string, key: string, method: string, p: string
   return JSON.parse(text) as T;
 }
 
-function makeClip(file: string) {
+export function makeClip(file: string) {
   const r = spawnSync("ffmpeg", [
     "-hide_banner", "-loglevel", "error", "-y",
     "-f", "lavfi", "-i", `testsrc2=size=1280x720:rate=30:duration=${CLIP_S}`,

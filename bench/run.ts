@@ -8,6 +8,7 @@ import { createStream } from "@/lib/streams/service";
 import { createUser } from "@/lib/users/service";
 import { startAppProcess } from "../scripts/app-process";
 import { buildIfNeeded } from "../scripts/build-if-needed";
+import { benchAccess } from "./access";
 import { benchApi } from "./api";
 import { benchClips } from "./clips";
 import { benchIpfs } from "./ipfs";
@@ -46,6 +47,7 @@ async function main() {
     if (wanted("origin")) await benchOrigin({ appUrl: app.url, key, s3App: s3App! });
     if (wanted("upload")) await benchUpload({ appUrl: app.url, key, dataDir, s3App: s3App! });
     if (wanted("ipfs")) await benchIpfs();
+    if (wanted("access")) await benchAccess({ appUrl: app.url, key });
     const liveEnv = { env: { ...env, DATABASE_URL: process.env.DATABASE_URL, MEDIA_NODE: "true" }, key };
     if (wanted("live")) await benchLive(liveEnv);
     else if (wanted("capacity")) await benchCapacity(liveEnv);

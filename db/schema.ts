@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { IngestHealth } from "@/lib/live/schema";
+import type { PlaybackPolicy } from "@/lib/access/schema";
 import type { TranscodeProfile } from "@/lib/assets/schema";
 import type { Profile, TargetRef } from "@/lib/streams/schema";
 import {
@@ -66,6 +67,8 @@ export const streams = pgTable(
     isActive: boolean("is_active").notNull().default(false),
     lastSeen: ms("last_seen"),
     multistreamTargets: jsonb("multistream_targets").$type<TargetRef[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Who may watch (live and recordings); null: anyone with the playback id. */
+    playbackPolicy: jsonb("playback_policy").$type<PlaybackPolicy>(),
     ...segmentCounters(),
     /** Ingest health of the current broadcast, from the media node's heartbeats. */
     health: jsonb("health").$type<IngestHealth>(),
@@ -272,6 +275,8 @@ export const assets = pgTable(
     storageStatus: jsonb("storage_status").$type<Record<string, unknown>>(),
     files: jsonb("files").$type<AssetFilesRow>(),
     transcode: jsonb("transcode").$type<AssetTranscodeRow>(),
+    /** Who may watch; null: anyone with the playback id. */
+    playbackPolicy: jsonb("playback_policy").$type<PlaybackPolicy>(),
     createdAt: createdAt(),
     /** DELETE hides the asset from the API; its playback and download URLs keep working. */
     deletedAt: ms("deleted_at"),
@@ -446,4 +451,38 @@ export const assetTextTracks = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("asset_text_tracks_asset_idx").on(t.assetId, t.createdAt)],
+);
+
+/**
+ * ES256 public keys that sign viewers' playback JWTs. The private half is shown once at
+ * creation and never stored.
+ */
+export const signingKeys = pgTable(
+  "signing_keys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Base64 of the SPKI PEM, as Livepeer shows it and as JWTs name it in their `pub` claim. */
+    publicKey: text("public_key").notNull(),
+    disabled: boolean("disabled").notNull().default(false),
+    createdAt: createdAt(),
+    /** When the key last admitted a viewer (updated at most once a minute). */
+    lastSeen: ms("last_seen"),
+  },
+  (t) => [index("signing_keys_user_idx").on(t.userId, t.createdAt), index("signing_keys_public_key_idx").on(t.publicKey)],
+);
+
+/**
+ * A webhook policy's admissions, shared by every app instance: an access key its receiver
+ * admitted for a playback id, until refreshInterval passes. Keyed by a hash: access keys
+ * are the viewers' secrets.
+ */
+export const playbackAdmissions = pgTable(
+  "playback_admissions",
+  {
+    key: text("key").primaryKey(),
+    expiresAt: ms("expires_at").notNull(),
+  },
+  (t) => [index("playback_admissions_expiry_idx").on(t.expiresAt)],
 );

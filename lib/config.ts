@@ -77,6 +77,14 @@ const ConfigSchema = z.object({
    * disconnected or crashed upload frees the asset (and its parts) after this.
    */
   UPLOAD_LEASE_S: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
+   * Gated playback: how long a viewer's admission lasts in the URLs handed out after it
+   * (playlists, segments, files). A leaked URL stops working after this; players re-admit
+   * with the viewer's credential (a webhook policy's refreshInterval, when shorter, wins).
+   */
+  PLAYBACK_TOKEN_TTL_S: z.coerce.number().int().min(1).max(7 * 86_400).default(3600),
+  /** A webhook policy's receiver answering later than this denies the viewer. */
+  ACCESS_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2000),
   S3_ENDPOINT: z.url({ message: "must be the S3 API URL, e.g. https://s3.us-east-1.amazonaws.com" }).optional(),
   S3_BUCKET: z.string().min(1).optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),

@@ -8,6 +8,8 @@ export const CORS = {
   public: {
     "access-control-allow-origin": "*",
     "access-control-allow-methods": "GET, HEAD, OPTIONS",
+    // The viewer's credentials of gated content (lib/access/gate.ts), and seeking.
+    "access-control-allow-headers": "livepeer-jwt, livepeer-access-key, range",
     "access-control-expose-headers": "content-length, content-range",
   },
   upload: {
@@ -22,11 +24,16 @@ export const CORS = {
 
 export type CorsPolicy = keyof typeof CORS;
 
-/** The answer as it leaves, with the policy's headers (a Response's own headers may be immutable). */
+/**
+ * The answer as it leaves, with the policy's headers (a Response's own headers may be
+ * immutable). An origin the handler allowed itself (a playback policy's allowedOrigins) stands.
+ */
 export function withCorsHeaders(res: Response, policy: CorsPolicy | undefined): Response {
   if (!policy) return res;
   const out = new Response(res.body, res);
-  for (const [k, v] of Object.entries(CORS[policy])) out.headers.set(k, v);
+  for (const [k, v] of Object.entries(CORS[policy])) {
+    if (k !== "access-control-allow-origin" || !out.headers.has(k)) out.headers.set(k, v);
+  }
   return out;
 }
 

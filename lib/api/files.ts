@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
 import type { AssetFilesRow } from "@/db/schema";
+import { admitViewer } from "@/lib/access/gate";
 import { assetForPlayback } from "@/lib/assets/files";
 import { objects } from "@/lib/storage";
 import type { RangedSource } from "@/lib/storage/types";
@@ -85,7 +86,7 @@ export const IMMUTABLE = "public, max-age=31536000, immutable";
 /** Live media playlists change every segment: a CDN may hold one for a second, no longer. */
 export const LIVE_PLAYLIST = "public, max-age=1";
 
-/** A public file of an asset (no auth: the playback id is the capability, CORS open). */
+/** A file of an asset, for viewers its playback policy admits (lib/access/gate.ts). */
 export async function assetFileResponse(
   req: Request,
   playbackId: string,
@@ -93,7 +94,10 @@ export async function assetFileResponse(
   opts: ServeOptions,
 ) {
   const asset = await assetForPlayback(playbackId);
-  const key = asset?.files ? pick(asset.files, asset) : undefined;
+  if (!asset) return notFoundResponse();
+  const admission = await admitViewer(req, asset);
+  if (!admission.ok) return admission.response;
+  const key = asset.files ? pick(asset.files, asset) : undefined;
   if (!key) return notFoundResponse();
-  return objectResponse(key, req, opts);
+  return admission.answer(await objectResponse(key, req, opts));
 }

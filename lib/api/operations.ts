@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { MAX_SIGNING_KEYS, SigningKey, SigningKeyCreate, SigningKeyCreated, SigningKeyPatch } from "@/lib/access/schema";
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from "@/lib/api-keys/schema";
-import { Asset, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, TextTrack, TextTrackQuery, UploadReceived, UploadRequested } from "@/lib/assets/schema";
+import { Asset, AssetPatch, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, TextTrack, TextTrackQuery, UploadReceived, UploadRequested } from "@/lib/assets/schema";
 import { ClipPayload } from "@/lib/clips/schema";
 import { Health } from "@/lib/health/schema";
 import { Ingest } from "@/lib/live/ingest";
@@ -30,6 +31,8 @@ export interface Operation {
   /** "user": an API key or a dashboard session. "none": public. "media": a media node (MEDIA_SECRET). */
   auth: "user" | "none" | "media";
   body?: z.ZodType;
+  /** No body at all means `{}` (the SDK sends none where every field is optional). */
+  emptyBody?: true;
   query?: z.ZodObject;
   /** Success status. */
   status: number;
@@ -79,6 +82,7 @@ export const operations = {
   // Assets
   listAssets: { method: "GET", path: "/asset", tag: "Assets", summary: "List assets", auth: "user", query: PageQuery, status: 200, response: Asset, paged: true },
   getAsset: { method: "GET", path: `/asset${Id}`, tag: "Assets", summary: "Retrieve an asset", auth: "user", status: 200, response: Asset, errors: [404] },
+  updateAsset: { method: "PATCH", path: `/asset${Id}`, tag: "Assets", summary: "Rename an asset or change who may watch it (name, playbackPolicy); answers the asset, as the SDK's asset.update expects", auth: "user", body: AssetPatch, status: 200, response: Asset, errors: [400, 404, 422] },
   deleteAsset: { method: "DELETE", path: `/asset${Id}`, tag: "Assets", summary: "Delete an asset from the API (its URLs keep working)", auth: "user", status: 204, errors: [404] },
   requestUpload: { method: "POST", path: "/asset/request-upload", tag: "Assets", summary: "Create a waiting asset and get a pre-signed URL (PUT the file there, no API key) and a tus endpoint", auth: "user", body: RequestUpload, status: 200, response: UploadRequested, errors: [422] },
   uploadDirect: { method: "PUT", path: "/asset/upload/direct", tag: "Assets", summary: "The pre-signed upload URL: PUT the file as the body (no API key; the token in the URL is the permission)", auth: "none", status: 200, response: UploadReceived, errors: [400, 403, 404, 409, 413], cors: "upload", raw: "the file's bytes (any content type)" },
@@ -93,7 +97,13 @@ export const operations = {
   listTextTracks: { method: "GET", path: `/asset${Id}/text-tracks`, tag: "Assets", summary: "List an asset's caption tracks", auth: "user", status: 200, response: z.array(TextTrack), errors: [404] },
   deleteTextTrack: { method: "DELETE", path: `/asset${Id}/text-tracks/{trackId}`, tag: "Assets", summary: "Remove a caption track", auth: "user", status: 204, errors: [404] },
   // Playback
-  getPlaybackInfo: { method: "GET", path: "/playback/{playbackId}", tag: "Playback", summary: "How to play a live stream, recording or asset (no auth)", auth: "none", status: 200, response: PlaybackInfo, errors: [404], cors: "public", cacheControl: "no-cache" },
+  getPlaybackInfo: { method: "GET", path: "/playback/{playbackId}", tag: "Playback", summary: "How to play a live stream, recording or asset (no auth; gated content needs the viewer's JWT (?jwt= or Livepeer-Jwt) or access key (?accessKey= or Livepeer-Access-Key), and its URLs then carry a short-lived playback token)", auth: "none", status: 200, response: PlaybackInfo, errors: [401, 403, 404], cors: "public", cacheControl: "no-cache" },
+  // Access control
+  createSigningKey: { method: "POST", path: "/access-control/signing-key", tag: "Access control", summary: `Create an ES256 key pair for signing viewers' playback JWTs; the private key is in this answer only (at most ${MAX_SIGNING_KEYS} keys)`, auth: "user", body: SigningKeyCreate, emptyBody: true, status: 200, response: SigningKeyCreated, errors: [400, 422] },
+  listSigningKeys: { method: "GET", path: "/access-control/signing-key", tag: "Access control", summary: "List signing keys (public keys only)", auth: "user", status: 200, response: z.array(SigningKey) },
+  getSigningKey: { method: "GET", path: `/access-control/signing-key${Id}`, tag: "Access control", summary: "Retrieve a signing key", auth: "user", status: 200, response: SigningKey, errors: [404] },
+  updateSigningKey: { method: "PATCH", path: `/access-control/signing-key${Id}`, tag: "Access control", summary: "Rename a signing key, or disable it (its JWTs stop admitting viewers at once) or enable it", auth: "user", body: SigningKeyPatch, status: 204, errors: [400, 404, 422] },
+  deleteSigningKey: { method: "DELETE", path: `/access-control/signing-key${Id}`, tag: "Access control", summary: "Delete a signing key", auth: "user", status: 204, errors: [404] },
   // Tasks
   listTasks: { method: "GET", path: "/task", tag: "Tasks", summary: "List tasks, most recent first", auth: "user", query: PageQuery, status: 200, response: Task, paged: true },
   getTask: { method: "GET", path: `/task${Id}`, tag: "Tasks", summary: "Retrieve a task", auth: "user", status: 200, response: Task, errors: [404] },

@@ -26,14 +26,18 @@ interface Context<O extends Operation> {
   caller: O["auth"] extends "user" ? Caller : undefined;
 }
 
-/** What a handler answers: what the operation declares (a page of items, a body), or its own Response. */
-type Answer<O extends Operation> = O["paged"] extends true
-  ? Page<Output<O["response"]>>
-  : O["response"] extends z.ZodType
-    ? Output<O["response"]>
-    : O["raw"] extends string
-      ? Response
-      : unknown; // no content: whatever the handler returns is not sent
+/**
+ * What a handler answers: what the operation declares (a page of items, a body), or its own
+ * Response (with headers of its own, such as a playback policy's CORS; its JSON is checked
+ * against the declaration all the same).
+ */
+type Answer<O extends Operation> =
+  | Response
+  | (O["paged"] extends true
+      ? Page<Output<O["response"]>>
+      : O["response"] extends z.ZodType
+        ? Output<O["response"]>
+        : unknown); // no content: whatever the handler returns is not sent
 
 /**
  * The request pipeline of every /api operation, driven by its declaration (lib/api/operations.ts):
@@ -48,11 +52,11 @@ export function route<O extends Operation>(op: O, handler: (ctx: Context<O>) => 
       if (op.auth === "media") authenticateMediaNode(req);
       const caller = (op.auth === "user" ? await authenticate(req) : undefined) as Context<O>["caller"];
       const query = (op.query ? parse(op.query, searchParams(req), "query") : undefined) as Context<O>["query"];
-      const body = (op.body ? parse(op.body, await readJson(req), "body") : undefined) as Context<O>["body"];
+      const body = (op.body ? parse(op.body, await readJson(req, op.emptyBody), "body") : undefined) as Context<O>["body"];
       const params = (await ctx.params) ?? {};
       // Every id we issue matches this; anything else cannot name an object.
       if (Object.values(params).some((p) => !/^[\w-]{1,128}$/.test(p))) throw new ApiError(404, ["not found"]);
-      res = answer(op, req, await handler({ req, params, body, query, caller }));
+      res = await answer(op, req, await handler({ req, params, body, query, caller }));
     } catch (err) {
       res = failure(req, err);
     }
@@ -60,8 +64,11 @@ export function route<O extends Operation>(op: O, handler: (ctx: Context<O>) => 
   };
 }
 
-function answer(op: Operation, req: Request, result: unknown): Response {
-  if (result instanceof Response) return result;
+async function answer(op: Operation, req: Request, result: unknown): Promise<Response> {
+  if (result instanceof Response) {
+    if (op.response && result.status === op.status && config().CHECK_RESPONSES) checkResponse(op, [await result.clone().json()]);
+    return result;
+  }
   const headers = new Headers(op.cacheControl ? { "cache-control": op.cacheControl } : undefined);
   if (!op.response) return new Response(null, { status: op.status, headers });
   if (op.paged) {
@@ -128,13 +135,16 @@ function searchParams(req: Request): Record<string, string> {
   return Object.fromEntries(new URL(req.url).searchParams);
 }
 
-async function readJson(req: Request): Promise<unknown> {
+async function readJson(req: Request, emptyBody?: true): Promise<unknown> {
   const length = Number(req.headers.get("content-length") ?? 0);
   if (length > MAX_JSON_BODY) throw new ApiError(413, [`request body is larger than ${MAX_JSON_BODY} bytes`]);
   const text = await req.text();
   if (text.length > MAX_JSON_BODY) throw new ApiError(413, [`request body is larger than ${MAX_JSON_BODY} bytes`]);
   const type = req.headers.get("content-type") ?? "";
-  if (text.trim() === "") throw new ApiError(422, ["body: a JSON object is required"]);
+  if (text.trim() === "") {
+    if (emptyBody) return {};
+    throw new ApiError(422, ["body: a JSON object is required"]);
+  }
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new ApiError(415, ["content-type must be application/json"]);
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PlaybackPolicy, PlaybackPolicyInput } from "@/lib/access/schema";
 import { JsonObject } from "@/lib/json";
 import { HttpUrl } from "@/lib/net/http-url";
 import { Task } from "@/lib/tasks/schema";
@@ -105,6 +106,7 @@ export const Asset = z
     storage: z.object({ ipfs: AssetIpfsStorage.optional() }).optional(),
     playbackUrl: z.string().optional().describe("HLS, once the asset is ready"),
     downloadUrl: z.string().optional().describe("{CDN_URL}/asset/<playbackId>/video, once the asset is ready"),
+    playbackPolicy: PlaybackPolicy.optional().describe("absent: public to anyone with the playback id"),
     renditions: z.array(AssetRendition).optional().describe("Castline's addition: the ABR ladder as it is transcoded (on GET /asset/{id})"),
   })
   .meta({ id: "Asset" });
@@ -151,7 +153,9 @@ const TranscodeOptions = {
 };
 export type TranscodeOptions = { profiles?: TranscodeProfile[]; staticMp4?: boolean };
 
-export const RequestUpload = z.strictObject({ name: Name, ...TranscodeOptions }).meta({ id: "RequestUploadPayload" });
+const Policy = { playbackPolicy: PlaybackPolicyInput.optional().describe("who may watch it; absent or null: public") };
+
+export const RequestUpload = z.strictObject({ name: Name, ...TranscodeOptions, ...Policy }).meta({ id: "RequestUploadPayload" });
 export type RequestUpload = z.infer<typeof RequestUpload>;
 
 export const UploadRequested = z
@@ -166,8 +170,12 @@ export type UploadRequested = z.infer<typeof UploadRequested>;
 
 export const UploadReceived = z.object({ asset: Asset }).meta({ id: "UploadReceived" });
 
-export const ImportAsset = z.strictObject({ url: HttpUrl, name: Name, ...TranscodeOptions }).meta({ id: "ImportAssetPayload" });
+export const ImportAsset = z.strictObject({ url: HttpUrl, name: Name, ...TranscodeOptions, ...Policy }).meta({ id: "ImportAssetPayload" });
 export type ImportAsset = z.infer<typeof ImportAsset>;
+
+/** PATCH /asset/{id}: the fields that may change (Livepeer's creatorId and storage are not kept). */
+export const AssetPatch = z.strictObject({ name: Name.optional(), ...Policy }).meta({ id: "AssetPatchPayload" });
+export type AssetPatch = z.infer<typeof AssetPatch>;
 
 export const AssetWithTask = z.object({ asset: Asset, task: Task }).meta({ id: "AssetWithTask" });
 export type AssetWithTask = z.infer<typeof AssetWithTask>;

@@ -1,6 +1,8 @@
 import { and, asc, eq, gte, isNull, lt, or } from "drizzle-orm";
 import { db } from "@/db/client";
 import { assetRenditions, assets, tasks } from "@/db/schema";
+import { checkPlaybackPolicy } from "@/lib/access/policy";
+import type { PlaybackPolicy } from "@/lib/access/schema";
 import { compact } from "@/lib/compact";
 import { invalid, notFound } from "@/lib/errors";
 import { pageOf, type Page, type PageQuery } from "@/db/pagination";
@@ -17,7 +19,7 @@ import { serializeTask, spawnTask, updateTask } from "@/lib/tasks/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import type { WebhookEvent } from "@/lib/webhooks/events";
 import { sourceKey } from "./keys";
-import type { Asset, AssetPhase, AssetRendition, AssetSource, ExportAsset, ImportAsset, RequestUpload, TranscodeOptions } from "./schema";
+import type { Asset, AssetPatch, AssetPhase, AssetRendition, AssetSource, ExportAsset, ImportAsset, RequestUpload, TranscodeOptions } from "./schema";
 import { signUploadToken } from "./upload-token";
 
 export type AssetRow = typeof assets.$inferSelect;
@@ -71,6 +73,7 @@ export function serializeAsset(row: AssetRow, { renditions }: { renditions?: Ass
     storage: row.storage as Asset["storage"] | null,
     playbackUrl: ready && row.files?.hls ? `${publicOrigin()}/asset/${row.playbackId}/hls/index.m3u8` : undefined,
     downloadUrl: ready && row.files?.source ? `${cdnOrigin()}/asset/${row.playbackId}/video` : undefined,
+    playbackPolicy: row.playbackPolicy,
     renditions,
   });
 }
@@ -108,22 +111,40 @@ export async function deleteAsset(userId: string, id: string): Promise<void> {
   await notifyWebhooks(userId, "asset.deleted", { payload: { asset: serializeAsset(deleted) } });
 }
 
+export interface NewAsset {
+  name: string;
+  source: AssetSource;
+  phase: AssetPhase;
+  /** Fixed beforehand when a retried step must find the same asset (recordings). */
+  id?: string;
+  transcode?: TranscodeOptions;
+  /** Who may watch; a recording or clip inherits its source's. */
+  playbackPolicy?: PlaybackPolicy | null;
+}
+
 /** A new asset, announced as asset.created. */
-export async function createAsset(
-  userId: string,
-  name: string,
-  source: AssetSource,
-  phase: AssetPhase,
-  id = newId(),
-  transcode: TranscodeOptions = {},
-): Promise<AssetRow> {
+export async function createAsset(userId: string, { name, source, phase, id = newId(), transcode = {}, playbackPolicy = null }: NewAsset): Promise<AssetRow> {
   const now = Date.now();
   const [row] = await db()
     .insert(assets)
-    .values({ id, userId, name, playbackId: newPlaybackId(), phase, source, transcode: compact(transcode), updatedAt: now, createdAt: now })
+    .values({ id, userId, name, playbackId: newPlaybackId(), phase, source, transcode: compact(transcode), playbackPolicy, updatedAt: now, createdAt: now })
     .returning();
   await notifyWebhooks(userId, "asset.created", { payload: { asset: serializeAsset(row) } });
   return row;
+}
+
+/** PATCH /asset/{id}: its name and who may watch it (Livepeer's mutable fields we keep). */
+export async function patchAsset(userId: string, id: string, patch: AssetPatch): Promise<Asset> {
+  await ownAsset(userId, id);
+  const changes: Partial<AssetRow> = {};
+  if (patch.name !== undefined) changes.name = patch.name;
+  if (patch.playbackPolicy !== undefined) changes.playbackPolicy = await checkPlaybackPolicy(userId, patch.playbackPolicy);
+  if (Object.keys(changes).length) {
+    const [row] = await db().update(assets).set(changes).where(and(eq(assets.id, id), visible(userId))).returning();
+    if (!row) throw notFound("asset");
+    await notifyWebhooks(userId, "asset.updated", { payload: { asset: serializeAsset(row) } });
+  }
+  return getAsset(userId, id);
 }
 
 const PHASE_EVENTS: Partial<Record<AssetPhase, WebhookEvent>> = { ready: "asset.ready", failed: "asset.failed" };
@@ -213,9 +234,15 @@ export async function assetById(assetId: string) {
  * the file: a URL pre-signed by the object store (S3) or by the app (local disk),
  * and a tus endpoint for resumable uploads.
  */
-export async function requestUpload(userId: string, { name, profiles, staticMp4 }: RequestUpload) {
+export async function requestUpload(userId: string, { name, profiles, staticMp4, playbackPolicy }: RequestUpload) {
   const ttl = config().UPLOAD_URL_TTL_S;
-  const asset = await createAsset(userId, name, { type: "directUpload" }, "waiting", undefined, { profiles, staticMp4 });
+  const asset = await createAsset(userId, {
+    name,
+    source: { type: "directUpload" },
+    phase: "waiting",
+    transcode: { profiles, staticMp4 },
+    playbackPolicy: await checkPlaybackPolicy(userId, playbackPolicy),
+  });
   const key = sourceKey(asset.id);
   const task = await spawnTask({ userId, type: "import", outputAssetId: asset.id, params: { import: { uploadedObjectKey: key } } });
   const token = signUploadToken(asset.id, ttl);
@@ -236,7 +263,13 @@ export async function importAsset(userId: string, body: ImportAsset) {
   const refused = await privateHostReason(body.url);
   if (refused) throw invalid(`url: refusing to import from ${refused}`);
   const shown = withoutCredentials(body.url);
-  const asset = await createAsset(userId, body.name, { type: "url", url: shown }, "waiting", undefined, { profiles: body.profiles, staticMp4: body.staticMp4 });
+  const asset = await createAsset(userId, {
+    name: body.name,
+    source: { type: "url", url: shown },
+    phase: "waiting",
+    transcode: { profiles: body.profiles, staticMp4: body.staticMp4 },
+    playbackPolicy: await checkPlaybackPolicy(userId, body.playbackPolicy),
+  });
   const task = await spawnTask({ userId, type: "import", outputAssetId: asset.id, params: { import: { url: shown } } });
   await emit(assetImportRequested, { assetId: asset.id, taskId: task.id, sealedUrl: seal(body.url) });
   return { asset: serializeAsset(asset), task: serializeTask(task) };

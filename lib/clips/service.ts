@@ -1,3 +1,4 @@
+import type { PlaybackPolicy } from "@/lib/access/schema";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { assets, sessions, streams } from "@/db/schema";
@@ -34,6 +35,8 @@ function checkRange(startTime: number, endTime: number) {
 
 interface Resolved {
   name: string;
+  /** A clip is watched as its source is. */
+  playbackPolicy: PlaybackPolicy | null;
   source: AssetSource;
   params: ClipParams;
   inputAssetId?: string;
@@ -63,6 +66,7 @@ async function fromStream(userId: string, stream: typeof streams.$inferSelect, b
   }
   return {
     name: body.name ?? `Clip of ${stream.name}`,
+    playbackPolicy: stream.playbackPolicy,
     source: { type: "clip", sourceId: stream.id, playbackId: stream.playbackId, sessionId: session.id },
     params: {
       clipStrategy: { startTime: body.startTime, endTime, playbackId: stream.playbackId },
@@ -82,6 +86,7 @@ function fromAsset(asset: typeof assets.$inferSelect, body: ClipPayload): Resolv
   if (endTime > duration + EDGE_TOLERANCE_MS) throw invalid(`endTime is after the end of the asset (${seconds(duration)}; times are ms from its start)`);
   return {
     name: body.name ?? `Clip of ${asset.name}`,
+    playbackPolicy: asset.playbackPolicy,
     source: { type: "clip", sourceId: asset.id, playbackId: asset.playbackId, assetId: asset.id },
     params: { clipStrategy: { startTime: body.startTime, endTime: Math.min(endTime, duration), playbackId: asset.playbackId }, inputId: asset.id },
     inputAssetId: asset.id,
@@ -98,7 +103,7 @@ export async function createClip(userId: string, body: ClipPayload) {
   if (!stream && !asset) throw notFound("playback id");
   const clip = stream ? await fromStream(userId, stream, body) : fromAsset(asset!, body);
 
-  const row = await createAsset(userId, clip.name, clip.source, "waiting");
+  const row = await createAsset(userId, { name: clip.name, source: clip.source, phase: "waiting", playbackPolicy: clip.playbackPolicy });
   const task = await spawnTask({ userId, type: "clip", inputAssetId: clip.inputAssetId, outputAssetId: row.id, params: { clip: clip.params } });
   await emit(clipRequested, { assetId: row.id, taskId: task.id });
   return { asset: serializeAsset(row), task: serializeTask(task) };

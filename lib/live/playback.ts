@@ -8,13 +8,12 @@ import { liveKey, recordingKey } from "./keys";
 /** Names a URL may use for a part of a live or recording path. */
 export const SAFE_NAME = /^[\w-]+(\.(m3u8|ts|mp4|m4s|jpg))?$/;
 
-/** The live session (and its current epoch) whose HLS works right now for a stream's playback id. */
-export async function liveSessionFor(playbackId: string) {
+/** The live session (and its current epoch) whose HLS works right now for a stream. */
+export async function liveSessionOf(streamId: string) {
   const [row] = await db()
     .select({ sessionId: sessions.id, epoch: sessions.epoch, readyAt: sessions.readyAt })
-    .from(streams)
-    .innerJoin(sessions, eq(sessions.parentId, streams.id))
-    .where(and(eq(streams.playbackId, playbackId), isNull(streams.deletedAt), eq(sessions.isActive, true)))
+    .from(sessions)
+    .where(and(eq(sessions.parentId, streamId), eq(sessions.isActive, true)))
     .orderBy(desc(sessions.createdAt))
     .limit(1);
   return row?.readyAt ? row : undefined;
@@ -45,15 +44,18 @@ export async function liveMasterPlaylist(sessionId: string, epoch: number): Prom
 /** The store key of a live file (a media playlist or a segment) of an epoch of a session. */
 export const liveFileKey = (sessionId: string, epoch: number, variant: string, file: string) => liveKey(sessionId, epoch, `${variant}/${file}`);
 
-/** Whether a session (live or recorded) belongs to the stream of this playback id. */
-export async function sessionOfPlayback(playbackId: string, sessionId: string) {
+/**
+ * The stream (what its playback policy needs) of a session, live or recorded: by the
+ * stream's playback id when the URL names one, or the session alone (recording URLs).
+ */
+export async function streamOfSession(playbackId: string | undefined, sessionId: string) {
   const [row] = await db()
-    .select({ id: sessions.id })
+    .select({ id: streams.id, playbackId: streams.playbackId, userId: streams.userId, playbackPolicy: streams.playbackPolicy })
     .from(sessions)
     .innerJoin(streams, eq(sessions.parentId, streams.id))
-    .where(and(eq(streams.playbackId, playbackId), eq(sessions.id, sessionId)))
+    .where(and(eq(sessions.id, sessionId), playbackId === undefined ? undefined : eq(streams.playbackId, playbackId)))
     .limit(1);
-  return Boolean(row);
+  return row;
 }
 
 /**

@@ -61,7 +61,14 @@ export async function recordingToAsset(sessionId: string): Promise<void> {
   const assetId = session.assetId!;
   const asset =
     (await assetById(assetId)) ??
-    (await createAsset(session.userId, `${session.name} (recording)`, { type: "recording", sessionId }, "processing", assetId));
+    (await createAsset(session.userId, {
+      name: `${session.name} (recording)`,
+      source: { type: "recording", sessionId },
+      phase: "processing",
+      id: assetId,
+      // The recording is watched as its stream is.
+      playbackPolicy: (await db().query.streams.findFirst({ where: eq(streams.id, session.parentId), columns: { playbackPolicy: true } }))?.playbackPolicy,
+    }));
   if (asset.phase !== "processing" || asset.files?.source) return; // an earlier attempt got through
   const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), "castline-recording-"));
   try {

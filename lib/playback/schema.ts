@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PlaybackPolicy } from "@/lib/access/schema";
 
 export const PlaybackSource = z
   .object({
@@ -17,7 +18,11 @@ export type PlaybackSource = z.infer<typeof PlaybackSource>;
 export const PlaybackInfo = z
   .object({
     type: z.enum(["live", "vod", "recording"]),
-    meta: z.object({ live: z.union([z.literal(0), z.literal(1)]).optional(), source: z.array(PlaybackSource).optional() }),
+    meta: z.object({
+      live: z.union([z.literal(0), z.literal(1)]).optional(),
+      source: z.array(PlaybackSource).optional(),
+      playbackPolicy: PlaybackPolicy.optional().describe("who may watch, when not public to anyone with the playback id"),
+    }),
   })
   .meta({ id: "PlaybackInfo" });
 export type PlaybackInfo = z.infer<typeof PlaybackInfo>;

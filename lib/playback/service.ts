@@ -1,34 +1,57 @@
 import { notFound } from "@/lib/errors";
+import type { GatedContent } from "@/lib/access/gate";
+import { withToken } from "@/lib/access/token";
 import { assetForPlayback } from "@/lib/assets/files";
-import { mp4Url, renditionsOf, serializeAsset } from "@/lib/assets/service";
-import { liveSessionFor, streamForPlayback } from "@/lib/live/playback";
+import { mp4Url, renditionsOf, serializeAsset, type AssetRow } from "@/lib/assets/service";
+import { liveSessionOf, streamForPlayback } from "@/lib/live/playback";
 import { liveThumbnailKey } from "@/lib/live/keys";
 import { publicOrigin } from "@/lib/origin";
 import { objects } from "@/lib/storage";
-import type { PlaybackInfo } from "./schema";
+import type { StreamRow } from "@/lib/streams/service";
+import type { PlaybackInfo, PlaybackSource } from "./schema";
 
 const HLS = { hrn: "HLS (TS)", type: "html5/application/vnd.apple.mpegurl" };
 const MP4 = { hrn: "MP4", type: "html5/video/mp4" };
 const JPEG = { hrn: "Thumbnail (JPEG)", type: "image/jpeg" };
 
-/** Playback info of a live stream (a source while it is live), a recording or an asset (once ready). */
-export async function playbackInfo(playbackId: string): Promise<PlaybackInfo> {
-  const origin = publicOrigin();
+/** What a playback id names: a stream (live), or an asset once ready (a VOD or a recording). */
+export type Playable = { stream: StreamRow; asset?: undefined } | { asset: AssetRow; stream?: undefined };
+
+export async function findPlayable(playbackId: string): Promise<Playable> {
   const stream = await streamForPlayback(playbackId);
-  if (stream) {
-    const session = await liveSessionFor(stream.playbackId);
-    const live = Boolean(session);
-    const thumbnail = session && (await objects().stat(liveThumbnailKey(session.sessionId, session.epoch)));
-    const source = live
-      ? [
-          { ...HLS, url: `${origin}/hls/${stream.playbackId}/index.m3u8` },
-          ...(thumbnail ? [{ ...JPEG, url: `${origin}/hls/${stream.playbackId}/thumbnail.jpg` }] : []),
-        ]
-      : [];
-    return { type: "live", meta: { live: live ? 1 : 0, source } };
-  }
-  const row = await assetForPlayback(playbackId);
-  if (!row || row.phase !== "ready") throw notFound("playback id");
+  if (stream) return { stream };
+  const asset = await assetForPlayback(playbackId);
+  if (!asset || asset.phase !== "ready") throw notFound("playback id");
+  return { asset };
+}
+
+export const gatedContent = (playable: Playable): GatedContent => playable.stream ?? playable.asset;
+
+/**
+ * Playback info of a live stream (a source while it is live), a recording or an asset;
+ * for gated content, every URL carries the admitted viewer's playback token.
+ */
+export async function playbackInfo(playable: Playable, token?: string): Promise<PlaybackInfo> {
+  const sources = playable.stream ? await liveSources(playable.stream) : await assetSources(playable.asset);
+  const policy = gatedContent(playable).playbackPolicy;
+  const source = token ? sources.map((s) => ({ ...s, url: withToken(s.url, token) })) : sources;
+  const type = playable.stream ? "live" : playable.asset.source.type === "recording" ? "recording" : "vod";
+  const live = playable.stream ? (sources.length ? 1 : 0) : 0;
+  return { type, meta: { live, source, ...(policy ? { playbackPolicy: policy } : {}) } };
+}
+
+async function liveSources(stream: StreamRow): Promise<PlaybackSource[]> {
+  const session = await liveSessionOf(stream.id);
+  if (!session) return [];
+  const origin = publicOrigin();
+  const thumbnail = await objects().stat(liveThumbnailKey(session.sessionId, session.epoch));
+  return [
+    { ...HLS, url: `${origin}/hls/${stream.playbackId}/index.m3u8` },
+    ...(thumbnail ? [{ ...JPEG, url: `${origin}/hls/${stream.playbackId}/thumbnail.jpg` }] : []),
+  ];
+}
+
+async function assetSources(row: AssetRow): Promise<PlaybackSource[]> {
   const asset = serializeAsset(row);
   // Static MP4 renditions smallest first, as Livepeer lists them; the original after them.
   const mp4s = (await renditionsOf(row.id))
@@ -36,12 +59,11 @@ export async function playbackInfo(playbackId: string): Promise<PlaybackInfo> {
     .sort((a, b) => a.height - b.height)
     .map((r) => ({ ...MP4, url: mp4Url(row.playbackId, r.name), size: r.mp4Size ?? undefined, width: r.width, height: r.height, bitrate: r.bitrate }));
   const assetUrl = `${publicOrigin()}/asset/${row.playbackId}`;
-  const source = [
+  return [
     ...(asset.playbackUrl ? [{ ...HLS, url: asset.playbackUrl }] : []),
     ...mp4s,
     ...(asset.downloadUrl ? [{ ...MP4, url: asset.downloadUrl }] : []),
     ...(row.files?.thumbnailsVtt ? [{ hrn: "Thumbnails", type: "text/vtt", url: `${assetUrl}/thumbnails/thumbnails.vtt` }] : []),
-    ...(row.files?.thumbnail ? [{ hrn: "Thumbnail (JPEG)", type: "image/jpeg", url: `${assetUrl}/thumbnail.jpg` }] : []),
+    ...(row.files?.thumbnail ? [{ ...JPEG, url: `${assetUrl}/thumbnail.jpg` }] : []),
   ];
-  return { type: asset.source.type === "recording" ? "recording" : "vod", meta: { live: 0, source } };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PlaybackPolicy, PlaybackPolicyInput } from "@/lib/access/schema";
 
 const positiveInt = z.number().int().positive();
 
@@ -42,6 +43,7 @@ export const StreamCreate = z
     profiles: Profiles.optional(),
     record: z.boolean().optional(),
     multistream: Multistream.optional(),
+    playbackPolicy: PlaybackPolicyInput.optional(),
   })
   .meta({ id: "NewStreamPayload" });
 export type StreamCreate = z.infer<typeof StreamCreate>;
@@ -51,6 +53,7 @@ export const StreamPatch = z
     record: z.boolean().optional(),
     suspended: z.boolean().optional(),
     multistream: Multistream.optional(),
+    playbackPolicy: PlaybackPolicyInput.optional().describe("who may watch it live and its recordings; null: public"),
   })
   .meta({ id: "StreamPatchPayload" });
 export type StreamPatch = z.infer<typeof StreamPatch>;
@@ -100,6 +103,7 @@ export const Stream = z
     isActive: z.boolean(),
     lastSeen: z.number().optional(),
     multistream: z.object({ targets: z.array(TargetRef) }),
+    playbackPolicy: PlaybackPolicy.optional().describe("absent: public to anyone with the playback id"),
     parentId: z.string().optional().describe("present only on historic child-session stream objects"),
     health: z
       .object({ bitrateKbps: z.number().optional(), fps: z.number().optional(), keyframeIntervalS: z.number().optional(), updatedAt: z.number() })

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { db } from "@/db/client";
 import { multistreamTargets, sessions, streams } from "@/db/schema";
+import { checkPlaybackPolicy } from "@/lib/access/policy";
 import { compact } from "@/lib/compact";
 import { invalid, notFound } from "@/lib/errors";
 import { pageWindow, toPage, type Page, type PageQuery } from "@/db/pagination";
@@ -24,6 +25,7 @@ export function serializeStream(row: StreamRow): Stream {
     isActive: row.isActive,
     lastSeen: row.lastSeen,
     multistream: { targets: row.multistreamTargets },
+    playbackPolicy: row.playbackPolicy,
     sourceSegments: row.sourceSegments,
     transcodedSegments: row.transcodedSegments,
     sourceSegmentsDuration: row.sourceSegmentsDuration,
@@ -65,6 +67,7 @@ export async function createStream(userId: string, input: StreamCreate): Promise
   const profiles = input.profiles ?? [];
   const targets = input.multistream?.targets ?? [];
   await checkTargetRefs(userId, targets, profiles);
+  const playbackPolicy = await checkPlaybackPolicy(userId, input.playbackPolicy ?? null);
   const [row] = await db()
     .insert(streams)
     .values({
@@ -76,6 +79,7 @@ export async function createStream(userId: string, input: StreamCreate): Promise
       profiles,
       record: input.record ?? false,
       multistreamTargets: normalizeRefs(targets),
+      playbackPolicy,
       createdAt: Date.now(),
     })
     .returning();
@@ -154,6 +158,7 @@ export async function updateStream(userId: string, id: string, patch: StreamPatc
     await checkTargetRefs(userId, patch.multistream.targets, row.profiles);
     changes.multistreamTargets = normalizeRefs(patch.multistream.targets);
   }
+  if (patch.playbackPolicy !== undefined) changes.playbackPolicy = await checkPlaybackPolicy(userId, patch.playbackPolicy);
   if (!Object.keys(changes).length) return row;
   const [updated] = await db()
     .update(streams)

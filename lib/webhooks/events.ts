@@ -17,5 +17,7 @@ export const WEBHOOK_EVENTS = [
   "task.updated",
   "task.completed",
   "task.failed",
+  // Not a notification: a webhook playback policy asks its receiver about each viewer (lib/access).
+  "playback.accessControl",
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

@@ -32,6 +32,8 @@ export function sampleEvent(event: WebhookEvent, userId: string) {
       return { stream, payload: { sample: true, session, target: { id: "sample-target", name: "Sample target", profile: "720p" } } };
     case "asset":
       return { payload: { sample: true, asset } };
+    case "playback":
+      return { payload: { sample: true, accessKey: "sample-access-key", context: {}, playbackId: asset.playbackId } };
     default:
       return { payload: { sample: true, task } };
   }

@@ -1,8 +1,14 @@
+import { admitViewer } from "@/lib/access/gate";
 import { preflight } from "@/lib/api/cors";
 import { operations } from "@/lib/api/operations";
 import { route } from "@/lib/api/route";
-import { playbackInfo } from "@/lib/playback/service";
+import { findPlayable, gatedContent, playbackInfo } from "@/lib/playback/service";
 
-export const GET = route(operations.getPlaybackInfo, ({ params }) => playbackInfo(params.playbackId));
+export const GET = route(operations.getPlaybackInfo, async ({ req, params }) => {
+  const playable = await findPlayable(params.playbackId);
+  const admission = await admitViewer(req, gatedContent(playable));
+  if (!admission.ok) return admission.response;
+  return admission.answer(Response.json(await playbackInfo(playable, admission.token), { headers: { "cache-control": "no-cache" } }));
+});
 
 export const OPTIONS = preflight("public");

@@ -1,3 +1,4 @@
+import { preflight } from "@/lib/api/cors";
 import { assetFileResponse } from "@/lib/api/files";
 
 /** A frame of the asset, for libraries and players' posters. */
@@ -7,3 +8,6 @@ export async function GET(req: Request, ctx: { params: Promise<{ playbackId: str
 }
 
 export const HEAD = GET;
+
+/** Players on other sites send the viewer's credentials as headers (Livepeer-Jwt, Livepeer-Access-Key). */
+export const OPTIONS = preflight("public");

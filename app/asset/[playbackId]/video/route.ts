@@ -1,3 +1,4 @@
+import { preflight } from "@/lib/api/cors";
 import { assetFileResponse, IMMUTABLE } from "@/lib/api/files";
 
 /** An asset's original mp4 ({CDN_URL}/asset/{playbackId}/video), with range requests. */
@@ -7,3 +8,6 @@ export async function GET(req: Request, ctx: { params: Promise<{ playbackId: str
 }
 
 export const HEAD = GET;
+
+/** Players on other sites send the viewer's credentials as headers (Livepeer-Jwt, Livepeer-Access-Key). */
+export const OPTIONS = preflight("public");

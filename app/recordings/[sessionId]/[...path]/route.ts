@@ -1,34 +1,46 @@
+import { preflight } from "@/lib/api/cors";
 import { eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { sessions } from "@/db/schema";
+import { admitViewer } from "@/lib/access/gate";
+import { playlistWithToken } from "@/lib/access/token";
 import { sourceKey } from "@/lib/assets/keys";
 import { CONTENT_TYPES, IMMUTABLE, notFoundResponse, objectResponse, textResponse } from "@/lib/api/files";
 import { recordingKey } from "@/lib/live/keys";
-import { recordingPlaylist, SAFE_NAME } from "@/lib/live/playback";
+import { recordingPlaylist, SAFE_NAME, streamOfSession } from "@/lib/live/playback";
 
 /**
- * A session's recording (no auth: the session id is the capability, as the
- * recordingUrl and mp4Url handed out are): index.m3u8 (built from the segments
- * stored, every part of the session), the segments (<epoch>/<file>), and
- * video.mp4 once the recording became an asset.
+ * A session's recording, for viewers its stream's playback policy admits (credentials
+ * name the stream's playback id): index.m3u8 (built from the segments stored, every part
+ * of the session), the segments (<epoch>/<file>), and video.mp4 once the recording became
+ * an asset. Public streams' recordings need nothing but the session id, as the
+ * recordingUrl and mp4Url handed out.
  */
 export async function GET(req: Request, ctx: { params: Promise<{ sessionId: string; path: string[] }> }) {
   const { sessionId, path: parts } = await ctx.params;
   if (![sessionId, ...parts].every((p) => SAFE_NAME.test(p))) return notFoundResponse();
+  const stream = await streamOfSession(undefined, sessionId);
+  if (!stream) return notFoundResponse();
+  const admission = await admitViewer(req, stream);
+  if (!admission.ok) return admission.response;
   const [first, second] = parts;
   if (parts.length === 1 && first === "index.m3u8") {
     const playlist = await recordingPlaylist(sessionId);
-    return playlist ? textResponse(playlist, CONTENT_TYPES.m3u8, "no-cache") : notFoundResponse();
+    if (!playlist) return notFoundResponse();
+    return admission.answer(textResponse(admission.token ? playlistWithToken(playlist, admission.token) : playlist, CONTENT_TYPES.m3u8, "no-cache"));
   }
   if (parts.length === 1 && first === "video.mp4") {
     const session = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionId), columns: { assetId: true, recordingStatus: true } });
     if (!session?.assetId || session.recordingStatus !== "ready") return notFoundResponse();
-    return objectResponse(sourceKey(session.assetId), req, { cacheControl: IMMUTABLE, contentType: CONTENT_TYPES.mp4 });
+    return admission.answer(await objectResponse(sourceKey(session.assetId), req, { cacheControl: IMMUTABLE, contentType: CONTENT_TYPES.mp4 }));
   }
   if (parts.length === 2 && /^\d+$/.test(first) && second.endsWith(".ts")) {
-    return objectResponse(recordingKey(sessionId, Number(first), second), req, { cacheControl: IMMUTABLE });
+    return admission.answer(await objectResponse(recordingKey(sessionId, Number(first), second), req, { cacheControl: IMMUTABLE }));
   }
   return notFoundResponse();
 }
 
 export const HEAD = GET;
+
+/** Players on other sites send the viewer's credentials as headers (Livepeer-Jwt, Livepeer-Access-Key). */
+export const OPTIONS = preflight("public");

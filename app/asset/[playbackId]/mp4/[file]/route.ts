@@ -1,3 +1,5 @@
+import { preflight } from "@/lib/api/cors";
+import { admitViewer } from "@/lib/access/gate";
 import { assetForPlayback } from "@/lib/assets/files";
 import { renditionsOf } from "@/lib/assets/service";
 import { IMMUTABLE, notFoundResponse, objectResponse } from "@/lib/api/files";
@@ -7,9 +9,17 @@ export async function GET(req: Request, ctx: { params: Promise<{ playbackId: str
   const { playbackId, file } = await ctx.params;
   const name = /^(\w[\w.-]{0,63})\.mp4$/.exec(file)?.[1];
   const asset = name ? await assetForPlayback(playbackId) : undefined;
-  const rendition = asset && (await renditionsOf(asset.id)).find((r) => r.name === name);
-  if (!asset || !rendition?.mp4Key) return notFoundResponse();
-  return objectResponse(rendition.mp4Key, req, { cacheControl: IMMUTABLE, contentType: "video/mp4", filename: `${asset.name} ${name}.mp4` });
+  if (!asset) return notFoundResponse();
+  const admission = await admitViewer(req, asset);
+  if (!admission.ok) return admission.response;
+  const rendition = (await renditionsOf(asset.id)).find((r) => r.name === name);
+  if (!rendition?.mp4Key) return notFoundResponse();
+  return admission.answer(
+    await objectResponse(rendition.mp4Key, req, { cacheControl: IMMUTABLE, contentType: "video/mp4", filename: `${asset.name} ${name}.mp4` }),
+  );
 }
 
 export const HEAD = GET;
+
+/** Players on other sites send the viewer's credentials as headers (Livepeer-Jwt, Livepeer-Access-Key). */
+export const OPTIONS = preflight("public");

@@ -1,0 +1,119 @@
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { importPKCS8, SignJWT } from "jose";
+import { api, loadBodies, makeClip } from "./origin";
+import { putFile } from "./vod";
+
+/**
+ * What gating playback costs (issue 13):
+ * - segment requests/s of one app instance for the same asset bytes, public vs JWT-gated
+ *   (the gated segment URLs carry the playback token an admission hands out), interleaved
+ *   twice so that neither side gets the warmer machine; target: gated/public >= 0.9;
+ * - the playback-info request with a JWT on every request (each one verified) vs public;
+ * - first admission through a webhook policy (a receiver on loopback answering 200 at once):
+ *   latency of playback-info requests each with a new access key, next to the same request
+ *   for a public asset (p50, p95).
+ */
+const ROUNDS = 2;
+const ADMISSIONS = 100;
+
+type Ctx = { appUrl: string; key: string };
+
+async function readyAsset(ctx: Ctx, file: string, body: Record<string, unknown>) {
+  const { url, asset } = await api<{ url: string; asset: { id: string; playbackId: string } }>(ctx.appUrl, ctx.key, "POST", "asset/request-upload", { name: "bench access", ...body });
+  const put = await putFile(url, file);
+  if (put.status !== 200) throw new Error(`upload PUT answered ${put.status}`);
+  const until = Date.now() + 120_000;
+  for (;;) {
+    const a = await api<{ status: { phase: string } }>(ctx.appUrl, ctx.key, "GET", `asset/${asset.id}`);
+    if (a.status.phase === "ready") return asset;
+    if (a.status.phase === "failed" || Date.now() > until) throw new Error(`asset ${asset.id}: ${a.status.phase}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The first segment's URL as a player reaches it: playback info, master, media playlist. */
+async function firstSegment(infoUrl: string, headers: Record<string, string> = {}) {
+  const info = (await (await fetch(infoUrl, { headers })).json()) as { meta: { source: { url: string }[] } };
+  let url = info.meta.source[0].url;
+  for (;;) {
+    const text = await (await fetch(url)).text();
+    const next = new URL(text.split("\n").find((l) => l && !l.startsWith("#"))!, url).href;
+    if (!/\.m3u8(\?|$)/.test(next)) return next;
+    url = next;
+  }
+}
+
+async function latencies(urls: string[]) {
+  const out: number[] = [];
+  for (const url of urls) {
+    const t = performance.now();
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    out.push(performance.now() - t);
+  }
+  out.sort((a, b) => a - b);
+  const at = (q: number) => out[Math.min(out.length - 1, Math.floor(q * out.length))].toFixed(1);
+  return { p50: at(0.5), p95: at(0.95) };
+}
+
+export async function benchAccess(ctx: Ctx) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-bench-access-"));
+  const receiver = http.createServer((req, res) => req.resume().on("end", () => res.writeHead(200).end()));
+  try {
+    const file = path.join(dir, "clip.mp4");
+    makeClip(file);
+    const key = await api<{ publicKey: string; privateKey: string }>(ctx.appUrl, ctx.key, "POST", "access-control/signing-key", { name: "bench" });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    const hook = await api<{ id: string }>(ctx.appUrl, ctx.key, "POST", "webhook", {
+      name: "bench access",
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
+      events: ["playback.accessControl"],
+    });
+    const open = await readyAsset(ctx, file, {});
+    const gated = await readyAsset(ctx, file, { playbackPolicy: { type: "jwt" } });
+    const members = await readyAsset(ctx, file, { playbackPolicy: { type: "webhook", webhookId: hook.id } });
+
+    const privateKey = await importPKCS8(Buffer.from(key.privateKey, "base64").toString(), "ES256");
+    const jwt = await new SignJWT({ pub: key.publicKey, action: "pull", sub: gated.playbackId }).setProtectedHeader({ alg: "ES256", typ: "JWT" }).setExpirationTime("1h").sign(privateKey);
+    const info = (playbackId: string) => `${ctx.appUrl}/api/playback/${playbackId}`;
+    const openSegment = await firstSegment(info(open.playbackId));
+    const gatedSegment = await firstSegment(info(gated.playbackId), { "livepeer-jwt": jwt });
+    if (!gatedSegment.includes("tkn=")) throw new Error(`the gated segment URL has no token: ${gatedSegment}`);
+
+    console.log("\n## Access control: what gating playback costs (one app instance)");
+    const rows: { what: string; rps: number; p50: number; p99: number; errors: number }[] = [];
+    const rates = { open: [] as number[], gated: [] as number[] };
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const [side, url] of [["open", openSegment], ["gated", gatedSegment]] as const) {
+        await loadBodies(url, 2);
+        const f = await loadBodies(url);
+        rates[side].push(f.rps);
+        rows.push({ what: `segment, ${side === "open" ? "public" : "JWT-gated (token URL)"}, round ${round}`, rps: f.rps, p50: f.p50, p99: f.p99, errors: f.errors });
+      }
+    }
+    for (const [what, url] of [["playback info, public", info(open.playbackId)], ["playback info, JWT verified per request", `${info(gated.playbackId)}?jwt=${jwt}`]] as const) {
+      await loadBodies(url, 2);
+      const f = await loadBodies(url);
+      rows.push({ what, rps: f.rps, p50: f.p50, p99: f.p99, errors: f.errors });
+    }
+    console.table(rows.map((r) => ({ what: r.what, "req/s": Math.round(r.rps), "p50 ms": r.p50, "p99 ms": r.p99, errors: r.errors })));
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const ratio = mean(rates.gated) / mean(rates.open);
+    console.log(`gated/public segment throughput: ${ratio.toFixed(3)} (target >= 0.9) ${ratio >= 0.9 ? "MET" : "MISSED"}`);
+
+    const firstAdmissions = await latencies(Array.from({ length: ADMISSIONS }, (_, i) => `${info(members.playbackId)}?accessKey=bench-${i}-${Date.now()}`));
+    const publicInfo = await latencies(Array.from({ length: ADMISSIONS }, () => info(open.playbackId)));
+    console.table([
+      { what: "playback info, webhook policy, first admission (receiver on loopback)", ...firstAdmissions },
+      { what: "playback info, public (baseline)", ...publicInfo },
+    ].map((r) => ({ what: r.what, "p50 ms": r.p50, "p95 ms": r.p95 })));
+  } finally {
+    receiver.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,416 @@
+import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, test } from "node:test";
+import { signAccessJwt } from "@livepeer/core/crypto";
+import { importPKCS8, SignJWT } from "jose";
+import { Livepeer } from "livepeer";
+import { BASE, call, newAccount, type Api } from "./support/client";
+import { publish, rtmpUrl, streamActive, streamIdle, until } from "./support/media";
+import { sleep } from "./support/receiver";
+import { makeMedia, putFile, settled, tmpDir } from "./support/vod";
+
+const tmp = tmpDir();
+
+interface Key {
+  id: string;
+  publicKey: string;
+  privateKey: string;
+}
+
+/** A viewer JWT as Livepeer's own helper makes it (@livepeer/core). */
+const jwtFor = (key: Key, playbackId: string, expiration = 3600) =>
+  signAccessJwt({ privateKey: key.privateKey, publicKey: key.publicKey, issuer: "https://example.com", playbackId, expiration });
+
+/** The same with jose, for claims the helper will not make (an exp in the past, another action). */
+async function joseJwt(key: Key, claims: Record<string, unknown>, exp: number) {
+  const privateKey = await importPKCS8(Buffer.from(key.privateKey, "base64").toString(), "ES256");
+  return new SignJWT({ pub: key.publicKey, action: "pull", ...claims }).setProtectedHeader({ alg: "ES256", typ: "JWT" }).setExpirationTime(exp).sign(privateKey);
+}
+
+const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
+const errorOf = async (res: Response) => ((await res.json()) as { errors: string[] }).errors[0];
+const urisOf = (playlist: string) => playlist.split("\n").filter((l) => l && !l.startsWith("#"));
+
+async function readyAsset(api: Api, body: Record<string, unknown> = {}) {
+  const file = await makeMedia(tmp, "mp4", { seconds: 4, size: "320x240" });
+  const requested = await api.post("asset/request-upload", { name: "private video", staticMp4: true, ...body });
+  assert.equal(requested.status, 200, JSON.stringify(requested.body));
+  assert.equal((await putFile(requested.body.url, file)).status, 200);
+  const asset = await settled(api, requested.body.asset.id);
+  assert.equal(asset.status.phase, "ready");
+  // The MP4 rendition and the seek thumbnails come with the ladder.
+  return until("renditions and thumbnails", async () => {
+    const a = (await api.get(`asset/${asset.id}`)).body;
+    return a.renditions?.every((r: { phase: string }) => r.phase === "ready") && (await api.get(`playback/${a.playbackId}`)).body.meta?.source?.some((s: { hrn: string }) => s.hrn === "Thumbnails") ? a : undefined;
+  }, 120_000, 500);
+}
+
+describe("signing keys", () => {
+  test("CRUD through the SDK: the private key only in the creation answer", async () => {
+    const api = await newAccount();
+    const sdk = new Livepeer({ apiKey: api.key, serverURL: `${BASE}/api` });
+    const created = (await sdk.accessControl.create()).signingKey!;
+    assert.ok(created.id && created.publicKey);
+    assert.match(Buffer.from(created.publicKey, "base64").toString(), /^-----BEGIN PUBLIC KEY-----/);
+    // The SDK's model keeps no private key; the answer has it, as the SDK sends the request (no body).
+    const raw = await call("POST", "access-control/signing-key", { auth: `Bearer ${api.key}` });
+    assert.equal(raw.status, 200);
+    assert.match(Buffer.from(raw.body.privateKey, "base64").toString(), /^-----BEGIN PRIVATE KEY-----/);
+
+    const listed = (await sdk.accessControl.getAll()).data!;
+    assert.deepEqual(listed.map((k) => k.id).sort(), [created.id, raw.body.id].sort());
+    assert.equal((await sdk.accessControl.get(raw.body.id)).signingKey!.publicKey, raw.body.publicKey);
+    const list = await api.get("access-control/signing-key");
+    assert.ok(!JSON.stringify(list.body).includes("privateKey"), "no private key in lists");
+    const one = await api.get(`access-control/signing-key/${created.id}`);
+    assert.equal(one.status, 200);
+    assert.equal(one.body.privateKey, undefined);
+    assert.equal(one.body.disabled, false);
+
+    await sdk.accessControl.update({ name: "renamed", disabled: true }, created.id!);
+    const updated = (await sdk.accessControl.get(created.id!)).signingKey!;
+    assert.equal(updated.name, "renamed");
+    assert.equal(updated.disabled, true);
+
+    const named = await api.post("access-control/signing-key", { name: "second" });
+    assert.equal(named.status, 200);
+    assert.equal(named.body.name, "second");
+
+    await sdk.accessControl.delete(created.id!);
+    assert.equal((await api.get(`access-control/signing-key/${created.id}`)).status, 404);
+    // Another user sees none of them.
+    const other = await newAccount();
+    assert.equal((await other.get(`access-control/signing-key/${named.body.id}`)).status, 404);
+    assert.equal((await other.patch(`access-control/signing-key/${named.body.id}`, { disabled: true })).status, 404);
+    assert.equal((await other.delete(`access-control/signing-key/${named.body.id}`)).status, 404);
+  });
+
+  test("bad input is a 4xx and changes nothing", async () => {
+    const api = await newAccount();
+    const key = (await api.post("access-control/signing-key")).body;
+    const bad = [
+      await api.post("access-control/signing-key", { name: "" }),
+      await api.post("access-control/signing-key", { name: 5 }),
+      await api.post("access-control/signing-key", { privateKey: "mine" }),
+      await api.send("POST", "access-control/signing-key", { raw: "{", headers: { "content-type": "application/json" } }),
+      await api.patch(`access-control/signing-key/${key.id}`, { disabled: "yes" }),
+      await api.patch(`access-control/signing-key/${key.id}`, { publicKey: "x" }),
+      await api.patch(`access-control/signing-key/${key.id}`, { name: "x".repeat(101) }),
+      await api.get("access-control/signing-key/..%2f..%2fetc"),
+      await api.delete("access-control/signing-key/nope"),
+    ];
+    for (const res of bad) assert.ok(res.status >= 400 && res.status < 500, `${res.status} ${JSON.stringify(res.body)}`);
+    assert.equal((await api.get("access-control/signing-key")).body.length, 1);
+    assert.equal((await api.get(`access-control/signing-key/${key.id}`)).body.disabled, false);
+    for (let i = 1; i < 10; i++) assert.equal((await api.post("access-control/signing-key")).status, 200);
+    const eleventh = await api.post("access-control/signing-key");
+    assert.equal(eleventh.status, 400);
+    assert.match(eleventh.body.errors[0], /at most 10/);
+  });
+});
+
+describe("a JWT-gated asset", () => {
+  let api: Api & { cookie: string };
+  let asset: { id: string; playbackId: string };
+  let key: Key;
+
+  before(async () => {
+    api = await newAccount();
+    key = (await api.post("access-control/signing-key", { name: "viewers" })).body;
+    asset = await readyAsset(api);
+    const sdk = new Livepeer({ apiKey: api.key, serverURL: `${BASE}/api` });
+    const updated = (await sdk.asset.update({ playbackPolicy: { type: "jwt" as never } }, asset.id)).asset!;
+    assert.equal(updated.playbackPolicy?.type, "jwt");
+  });
+
+  test("everything of it answers 401 without a token", async () => {
+    const urls = [
+      `${BASE}/api/playback/${asset.playbackId}`,
+      `${BASE}/asset/${asset.playbackId}/hls/index.m3u8`,
+      `${BASE}/asset/${asset.playbackId}/hls/source.m3u8`,
+      `${BASE}/asset/${asset.playbackId}/hls/seg_0.ts`,
+      `${BASE}/asset/${asset.playbackId}/video`,
+      `${BASE}/asset/${asset.playbackId}/mp4/240p.mp4`,
+      `${BASE}/asset/${asset.playbackId}/thumbnail.jpg`,
+      `${BASE}/asset/${asset.playbackId}/thumbnails/thumbnails.vtt`,
+      `${BASE}/asset/${asset.playbackId}/thumbnails/sprite_000.jpg`,
+    ];
+    for (const url of urls) {
+      const res = await get(url);
+      assert.equal(res.status, 401, url);
+      assert.match(await errorOf(res), /private/);
+    }
+    // The owner's API sees the policy; viewers' playback info says nothing without a token.
+    assert.equal((await api.get(`asset/${asset.id}`)).body.playbackPolicy.type, "jwt");
+  });
+
+  test("a valid JWT admits to the playback info, whose every URL then works with its short-lived token", async () => {
+    const jwt = await jwtFor(key, asset.playbackId);
+    const info = await get(`${BASE}/api/playback/${asset.playbackId}?jwt=${jwt}`);
+    assert.equal(info.status, 200);
+    assert.match(info.headers.get("cache-control")!, /private/);
+    const body = (await info.json()) as { meta: { playbackPolicy: { type: string }; source: { hrn: string; url: string }[] } };
+    assert.equal(body.meta.playbackPolicy.type, "jwt");
+    const sources = body.meta.source;
+    assert.deepEqual([...new Set(sources.map((s) => s.hrn))].sort(), ["HLS (TS)", "MP4", "Thumbnail (JPEG)", "Thumbnails"]);
+    for (const s of sources) {
+      assert.match(s.url, /[?&]tkn=/, s.url);
+      assert.ok(!s.url.includes(jwt), "the viewer's JWT is not in the URLs handed out");
+      const res = await get(s.url);
+      assert.equal(res.status, 200, s.url);
+      await res.arrayBuffer();
+    }
+    // HLS: the master names its playlists with the token, they name their segments with it.
+    const hls = sources.find((s) => s.hrn === "HLS (TS)")!.url;
+    const master = await (await get(hls)).text();
+    const variant = new URL(urisOf(master)[0], hls);
+    assert.ok(variant.searchParams.get("tkn"));
+    const media = await (await get(variant.toString())).text();
+    const segment = new URL(urisOf(media)[0], variant);
+    assert.ok(segment.searchParams.get("tkn"));
+    const bytes = await get(segment.toString());
+    assert.equal(bytes.status, 200);
+    assert.ok((await bytes.arrayBuffer()).byteLength > 1000);
+    // Without its token, the same segment is refused; with a tampered one, too.
+    segment.searchParams.delete("tkn");
+    assert.equal((await get(segment.toString())).status, 401);
+    segment.searchParams.set("tkn", variant.searchParams.get("tkn")!.replace(/.$/, (c) => (c === "A" ? "B" : "A")));
+    assert.equal((await get(segment.toString())).status, 403);
+    // Seek thumbnails: the sprites the track names carry the token.
+    const vttUrl = sources.find((s) => s.hrn === "Thumbnails")!.url;
+    const vtt = await (await get(vttUrl)).text();
+    const sprite = /^(sprite_\d+\.jpg\?tkn=[^#\s]+)#xywh=/m.exec(vtt)?.[1];
+    assert.ok(sprite, vtt.slice(0, 300));
+    assert.equal((await get(new URL(sprite!, vttUrl).toString())).status, 200);
+  });
+
+  test("the JWT works as the Livepeer-Jwt header, and straight on the HLS URL as a third-party player would use it", async () => {
+    const jwt = await joseJwt(key, { sub: asset.playbackId }, Math.floor(Date.now() / 1000) + 60);
+    assert.equal((await get(`${BASE}/api/playback/${asset.playbackId}`, { "livepeer-jwt": jwt })).status, 200);
+    const master = await get(`${BASE}/asset/${asset.playbackId}/hls/index.m3u8?jwt=${jwt}`);
+    assert.equal(master.status, 200);
+    assert.ok(urisOf(await master.text()).every((u) => /[?&]tkn=/.test(u)));
+    assert.equal((await get(`${BASE}/asset/${asset.playbackId}/video`, { "livepeer-jwt": jwt, range: "bytes=0-99" })).status, 206);
+  });
+
+  test("expired, for another playback id, another action, signed by a disabled or another user's key: 403", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const other = await newAccount();
+    const otherKey: Key = (await other.post("access-control/signing-key")).body;
+    const disabled: Key = (await api.post("access-control/signing-key", { name: "off" })).body;
+    assert.equal((await api.patch(`access-control/signing-key/${disabled.id}`, { disabled: true })).status, 204);
+    const cases: [string, string, RegExp][] = [
+      ["expired", await joseJwt(key, { sub: asset.playbackId }, now - 5), /expired/],
+      ["another playback id", await jwtFor(key, "someotherplayback"), /another playback id/],
+      ["another action", await joseJwt(key, { sub: asset.playbackId, action: "push" }, now + 60), /action/],
+      ["a disabled key", await jwtFor(disabled, asset.playbackId), /disabled/],
+      ["another user's key", await jwtFor(otherKey, asset.playbackId), /owner/],
+      ["garbage", "not.a.jwt", /malformed/],
+    ];
+    for (const [what, jwt, reason] of cases) {
+      const res = await get(`${BASE}/api/playback/${asset.playbackId}?jwt=${encodeURIComponent(jwt)}`);
+      assert.equal(res.status, 403, what);
+      assert.match(await errorOf(res), reason, what);
+      assert.equal((await get(`${BASE}/asset/${asset.playbackId}/hls/index.m3u8?jwt=${encodeURIComponent(jwt)}`)).status, 403, what);
+    }
+    // A key signed with the right private key but naming another public key: not the owner's.
+    const forged = await joseJwt({ ...key, publicKey: otherKey.publicKey }, { sub: asset.playbackId }, now + 60);
+    assert.equal((await get(`${BASE}/api/playback/${asset.playbackId}?jwt=${forged}`)).status, 403);
+    // Enabling the key again admits its tokens at once; lastSeen records the admission.
+    assert.equal((await api.patch(`access-control/signing-key/${disabled.id}`, { disabled: false })).status, 204);
+    assert.equal((await get(`${BASE}/api/playback/${asset.playbackId}?jwt=${await jwtFor(disabled, asset.playbackId)}`)).status, 200);
+    const seen = await until("lastSeen", async () => (await api.get(`access-control/signing-key/${disabled.id}`)).body.lastSeen, 5000);
+    assert.ok(Math.abs(seen - Date.now()) < 60_000);
+  });
+
+  test("the owner, signed in to the dashboard, watches without a token", async () => {
+    assert.equal((await call("GET", `${BASE}/api/playback/${asset.playbackId}`, { cookie: api.cookie })).status, 200);
+    const other = await newAccount();
+    assert.equal((await call("GET", `${BASE}/api/playback/${asset.playbackId}`, { cookie: other.cookie })).status, 401);
+  });
+
+  test("policy changes: bad ones are 422 and change nothing; public again opens it", async () => {
+    const bad = [
+      { playbackPolicy: { type: "secret" } },
+      { playbackPolicy: { type: "webhook" } },
+      { playbackPolicy: { type: "webhook", webhookId: "nope" } },
+      { playbackPolicy: { type: "jwt", webhookContext: { a: 1 } } },
+      { playbackPolicy: { type: "public", allowedOrigins: ["not an origin"] } },
+      { playbackPolicy: { type: "public", allowedOrigins: ["https://example.com/path"] } },
+      { playbackPolicy: { type: "jwt", extra: true } },
+      { name: "" },
+      { storage: { ipfs: true } },
+    ];
+    for (const body of bad) {
+      const res = await api.patch(`asset/${asset.id}`, body);
+      assert.ok(res.status === 422 || res.status === 400, `${JSON.stringify(body)}: ${res.status}`);
+    }
+    assert.equal((await api.patch("asset/nonexistent", { name: "x" })).status, 404);
+    assert.equal((await api.get(`asset/${asset.id}`)).body.playbackPolicy.type, "jwt");
+    // A webhook that does not ask about viewers cannot be a policy's.
+    const hook = (await api.post("webhook", { name: "n", url: "http://127.0.0.1:9/x", events: ["asset.ready"] })).body;
+    const wrongHook = await api.patch(`asset/${asset.id}`, { playbackPolicy: { type: "webhook", webhookId: hook.id } });
+    assert.equal(wrongHook.status, 400);
+    assert.match(wrongHook.body.errors[0], /playback\.accessControl/);
+  });
+});
+
+/** A policy webhook receiver: admits "good", refuses "bad", never answers "slow". */
+async function startPolicyReceiver() {
+  const asked: { accessKey: string; context: unknown; playbackId: string; signature?: string }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      const json = JSON.parse(body);
+      asked.push({ ...json, signature: req.headers["livepeer-signature"] as string });
+      if (json.accessKey === "slow") return; // hangs until the test closes it
+      res.writeHead(json.accessKey.startsWith("good") ? 200 : 403).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/access`,
+    asked,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+}
+
+describe("a webhook-gated asset", () => {
+  let api: Api;
+  let asset: { id: string; playbackId: string };
+  let receiver: Awaited<ReturnType<typeof startPolicyReceiver>>;
+  let webhookId: string;
+
+  before(async () => {
+    api = await newAccount();
+    receiver = await startPolicyReceiver();
+    webhookId = (await api.post("webhook", { name: "access", url: receiver.url, events: ["playback.accessControl"] })).body.id;
+    const requested = await api.post("asset/request-upload", {
+      name: "members only",
+      playbackPolicy: { type: "webhook", webhookId, webhookContext: { tier: "gold" }, refreshInterval: 2 },
+    });
+    assert.equal(requested.status, 200, JSON.stringify(requested.body));
+    assert.equal(requested.body.asset.playbackPolicy.type, "webhook");
+    assert.equal((await putFile(requested.body.url, await makeMedia(tmp, "mp4", { seconds: 4, size: "320x240" }))).status, 200);
+    asset = await settled(api, requested.body.asset.id);
+  });
+  after(() => receiver.close());
+
+  test("the receiver decides, its answer is cached for refreshInterval, and the derived token expires with it", async () => {
+    const info = (key: string) => get(`${BASE}/api/playback/${asset.playbackId}?accessKey=${key}`);
+    assert.equal((await get(`${BASE}/api/playback/${asset.playbackId}`)).status, 401);
+    const admitted = await info("good-1");
+    assert.equal(admitted.status, 200);
+    const [asked] = receiver.asked;
+    assert.deepEqual({ accessKey: asked.accessKey, context: asked.context, playbackId: asked.playbackId }, { accessKey: "good-1", context: { tier: "gold" }, playbackId: asset.playbackId });
+    assert.match(asked.signature!, /^t=\d+,v1=[0-9a-f]{64}$/);
+    // Cached: asked again within refreshInterval, the receiver is not.
+    assert.equal((await get(`${BASE}/asset/${asset.playbackId}/hls/index.m3u8`, { "livepeer-access-key": "good-1" })).status, 200);
+    assert.equal(receiver.asked.length, 1);
+
+    const refused = await info("bad");
+    assert.equal(refused.status, 403);
+    assert.match(await errorOf(refused), /refused/);
+
+    // The segment URLs handed out expire with the admission (refreshInterval: 2 s).
+    const hls = ((await admitted.json()) as { meta: { source: { url: string }[] } }).meta.source[0].url;
+    const variant = new URL(urisOf(await (await get(hls)).text())[0], hls);
+    const segment = new URL(urisOf(await (await get(variant.toString())).text())[0], variant).toString();
+    assert.equal((await get(segment)).status, 200);
+    await sleep(3100);
+    const expired = await get(segment);
+    assert.equal(expired.status, 403);
+    assert.match(await errorOf(expired), /expired/);
+    // After refreshInterval the receiver is asked again.
+    assert.equal((await info("good-1")).status, 200);
+    assert.equal(receiver.asked.filter((a) => a.accessKey === "good-1").length, 2);
+  });
+
+  test("a receiver that does not answer denies quickly", async () => {
+    const started = Date.now();
+    const res = await get(`${BASE}/api/playback/${asset.playbackId}?accessKey=slow`);
+    assert.equal(res.status, 403);
+    assert.match(await errorOf(res), /in time/);
+    assert.ok(Date.now() - started < 4000, `took ${Date.now() - started} ms`);
+  });
+});
+
+describe("allowed origins", () => {
+  test("a public asset playable only from its allowed origins answers CORS for them", async () => {
+    const api = await newAccount();
+    const requested = await api.post("asset/request-upload", { name: "embedded", playbackPolicy: { type: "public", allowedOrigins: ["https://good.example"] } });
+    assert.equal(requested.status, 200, JSON.stringify(requested.body));
+    assert.equal((await putFile(requested.body.url, await makeMedia(tmp, "mp4", { seconds: 2, size: "320x240" }))).status, 200);
+    const asset = await settled(api, requested.body.asset.id);
+    const info = `${BASE}/api/playback/${asset.playbackId}`;
+    const good = await get(info, { origin: "https://good.example" });
+    assert.equal(good.status, 200);
+    assert.equal(good.headers.get("access-control-allow-origin"), "https://good.example");
+    assert.match(good.headers.get("vary") ?? "", /Origin/);
+    const evil = await get(info, { origin: "https://evil.example" });
+    assert.equal(evil.status, 403);
+    assert.match(await errorOf(evil), /evil\.example/);
+    assert.equal((await get(`${BASE}/asset/${asset.playbackId}/hls/index.m3u8`, { referer: "https://evil.example/page" })).status, 403);
+    assert.equal((await get(`${BASE}/asset/${asset.playbackId}/hls/index.m3u8`, { referer: "https://good.example/page" })).status, 200);
+    // No page at all (a native app, ffmpeg): public content plays.
+    assert.equal((await get(info)).status, 200);
+    // Preflights let players send the viewer's credentials.
+    const preflight = await fetch(info, { method: "OPTIONS", headers: { origin: "https://good.example", "access-control-request-headers": "livepeer-jwt" } });
+    assert.equal(preflight.status, 204);
+    assert.match(preflight.headers.get("access-control-allow-headers")!, /livepeer-jwt/);
+  });
+});
+
+describe("a JWT-gated live stream and its recording", { concurrency: false }, () => {
+  test("live HLS and the recording refuse viewers without a token and play with one; the recording asset inherits the policy", async () => {
+    const api = await newAccount();
+    const key: Key = (await api.post("access-control/signing-key")).body;
+    const sdk = new Livepeer({ apiKey: api.key, serverURL: `${BASE}/api` });
+    const stream = (await sdk.stream.create({ name: "members stream", record: true, playbackPolicy: { type: "jwt" as never } })).stream!;
+    assert.equal(stream.playbackPolicy?.type, "jwt");
+    const jwt = await jwtFor(key as Key, stream.playbackId!);
+    const broadcaster = publish(rtmpUrl(stream.streamKey!), { seconds: 14 });
+    try {
+      await streamActive(api, stream.id!);
+      assert.equal((await get(`${BASE}/api/playback/${stream.playbackId}`)).status, 401);
+      assert.equal((await get(`${BASE}/hls/${stream.playbackId}/index.m3u8`)).status, 401);
+      const info = await until("live playback info", async () => {
+        const body = (await (await get(`${BASE}/api/playback/${stream.playbackId}?jwt=${jwt}`)).json()) as { meta: { live: number; source: { url: string }[] } };
+        return body.meta.live === 1 ? body : undefined;
+      });
+      const hls = info.meta.source[0].url;
+      assert.match(hls, /tkn=/);
+      const variant = new URL(urisOf(await (await get(hls)).text())[0], hls);
+      assert.ok(variant.searchParams.get("tkn"));
+      const media = await until("a live segment", async () => urisOf(await (await get(variant.toString())).text())[0]);
+      const segment = new URL(media, variant);
+      assert.ok(segment.searchParams.get("tkn"));
+      assert.equal((await get(segment.toString())).status, 200);
+      segment.searchParams.delete("tkn");
+      assert.equal((await get(segment.toString())).status, 401);
+      variant.searchParams.delete("tkn");
+      assert.equal((await get(variant.toString())).status, 401);
+    } finally {
+      await broadcaster.stop();
+    }
+    await streamIdle(api, stream.id!);
+    const session = await until("the recorded session", async () => {
+      const [s] = (await api.get(`stream/${stream.id}/sessions?record=1`)).body;
+      return s?.recordingStatus === "ready" ? s : undefined;
+    }, 90_000, 500);
+    const recording = `${BASE}/recordings/${session.id}/index.m3u8`;
+    assert.equal((await get(recording)).status, 401);
+    const playlist = await get(`${recording}?jwt=${jwt}`);
+    assert.equal(playlist.status, 200);
+    const first = new URL(urisOf(await playlist.text())[0], recording);
+    assert.ok(first.searchParams.get("tkn"));
+    assert.equal((await get(first.toString())).status, 200);
+    assert.equal((await get(`${BASE}/recordings/${session.id}/video.mp4`)).status, 401);
+    const recorded = (await api.get("asset")).body.find((a: { source: { sessionId?: string } }) => a.source.sessionId === session.id);
+    const asset = await settled(api, recorded.id);
+    assert.equal(asset.playbackPolicy?.type, "jwt");
+    assert.equal((await get(`${BASE}/api/playback/${asset.playbackId}`)).status, 401);
+  });
+});
