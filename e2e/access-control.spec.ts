@@ -168,7 +168,7 @@ test("a stream and a video set to signed JWT: private without a token, refused w
       type: "jwt",
       allowedOrigins: ["https://example.com"],
     });
-    // Back to no origin list, so the player page (this origin) may play it.
+    // Back to any site (the origins check has tests of its own).
     await access.getByRole("textbox", { name: /Allowed origins/ }).fill("");
     await access.getByRole("button", { name: "Save access" }).click();
     await expect(access.getByRole("status")).toHaveText("Saved");

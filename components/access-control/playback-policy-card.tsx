@@ -8,7 +8,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { cx } from "@/components/ui/cx";
 import { Field, Input, Select } from "@/components/ui/field";
 import { FormFooter } from "@/components/ui/form-footer";
-import { AlertIcon, ShieldIcon } from "@/components/ui/icons";
+import { ShieldIcon } from "@/components/ui/icons";
 import { FormErrors } from "@/components/ui/states";
 import { POLICY_LABELS, type PlaybackPolicy } from "@/lib/client/access-hooks";
 import { useWebhooks } from "@/lib/client/hooks";
@@ -46,8 +46,8 @@ export function PlaybackPolicyCard({ policy, noun, save }: { policy: PlaybackPol
   const [saved, setSaved] = useState(false);
   const name = useId();
 
-  const chosenWebhook = webhooks.data?.find((w) => w.id === webhookId);
-  const subscribed = (chosenWebhook?.events as readonly string[] | undefined)?.includes(ACCESS_EVENT);
+  // Only a webhook that receives the event can be asked (the API refuses others); the one in force stays listed.
+  const askable = webhooks.data?.filter((w) => w.events.includes(ACCESS_EVENT) || w.id === policy.webhookId);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -128,11 +128,14 @@ export function PlaybackPolicyCard({ policy, noun, save }: { policy: PlaybackPol
                   </>
                 }
               >
-                {webhooks.data?.length === 0 ? (
+                {askable?.length === 0 ? (
                   <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-zinc-50 px-4 py-3 ring-1 ring-zinc-200 ring-inset">
-                    <p className="text-sm text-zinc-600">You have no webhooks yet.</p>
+                    <p className="min-w-0 flex-1 text-sm text-zinc-600">
+                      None of your webhooks receives <code className="font-mono text-xs">{ACCESS_EVENT}</code>. Add one that does, or add the
+                      event to one you have.
+                    </p>
                     <LinkButton href="/webhooks" size="sm" variant="primary">
-                      Add a webhook
+                      Go to webhooks
                     </LinkButton>
                   </div>
                 ) : (
@@ -140,7 +143,7 @@ export function PlaybackPolicyCard({ policy, noun, save }: { policy: PlaybackPol
                     <option value="" disabled>
                       {webhooks.isPending ? "Loading webhooks…" : "Choose a webhook…"}
                     </option>
-                    {webhooks.data?.map((w) => (
+                    {askable?.map((w) => (
                       <option key={w.id} value={w.id}>
                         {w.name}
                       </option>
@@ -148,19 +151,6 @@ export function PlaybackPolicyCard({ policy, noun, save }: { policy: PlaybackPol
                   </Select>
                 )}
               </Field>
-              {chosenWebhook && !subscribed && (
-                <div role="status" className="flex items-start gap-2.5 rounded-lg bg-amber-50 px-3.5 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
-                  <AlertIcon className="mt-0.5 size-4 shrink-0 text-amber-600" />
-                  <p>
-                    <strong className="font-semibold">{chosenWebhook.name}</strong> is not subscribed to{" "}
-                    <code className="font-mono text-xs">{ACCESS_EVENT}</code>.{" "}
-                    <Link href={`/webhooks/${chosenWebhook.id}`} className="font-medium underline underline-offset-2">
-                      Add the event
-                    </Link>{" "}
-                    so it is asked about viewers.
-                  </p>
-                </div>
-              )}
               <div className="grid gap-4 sm:grid-cols-3">
                 <Field
                   label="Context"
@@ -195,24 +185,22 @@ export function PlaybackPolicyCard({ policy, noun, save }: { policy: PlaybackPol
             </div>
           )}
 
-          {type !== "public" && (
-            <Field
-              label="Allowed origins"
-              htmlFor={`${name}-origins`}
-              optional
-              hint="Only pages on these sites may play it, one per line (https://example.com). Empty: any site."
-            >
-              <textarea
-                id={`${name}-origins`}
-                value={origins}
-                onChange={(e) => setOrigins(e.target.value)}
-                rows={2}
-                spellCheck={false}
-                placeholder="https://example.com"
-                className="block w-full rounded-lg border-0 bg-white px-3 py-2 font-mono text-xs text-zinc-900 shadow-xs ring-1 ring-zinc-300 ring-inset placeholder:text-zinc-400 focus:ring-2 focus:ring-indigo-600 focus:outline-none focus:ring-inset"
-              />
-            </Field>
-          )}
+          <Field
+            label="Allowed origins"
+            htmlFor={`${name}-origins`}
+            optional
+            hint="Only pages on these sites may play it (this app's own player always may), one per line: https://example.com. Empty: any site."
+          >
+            <textarea
+              id={`${name}-origins`}
+              value={origins}
+              onChange={(e) => setOrigins(e.target.value)}
+              rows={2}
+              spellCheck={false}
+              placeholder="https://example.com"
+              className="block w-full rounded-lg border-0 bg-white px-3 py-2 font-mono text-xs text-zinc-900 shadow-xs ring-1 ring-zinc-300 ring-inset placeholder:text-zinc-400 focus:ring-2 focus:ring-indigo-600 focus:outline-none focus:ring-inset"
+            />
+          </Field>
 
           <FormErrors error={inputError ?? save.error} />
         </CardBody>
@@ -228,10 +216,9 @@ function Hint({ children }: { children: ReactNode }) {
 
 /** The policy the form describes; what the API would refuse anyway is said here first, in the form's words. */
 function readPolicy(form: { type: PlaybackPolicy["type"]; webhookId: string; context: string; refresh: string; origins: string }): PlaybackPolicy {
-  if (form.type === "public") return { type: "public" };
   const allowedOrigins = form.origins.split(/[\s,]+/).filter(Boolean);
   const policy: PlaybackPolicy = { type: form.type, ...(allowedOrigins.length && { allowedOrigins }) };
-  if (form.type === "jwt") return policy;
+  if (form.type !== "webhook") return policy;
   if (!form.webhookId) throw new PolicyInputError("Choose the webhook that decides who can watch.");
   policy.webhookId = form.webhookId;
   if (form.context.trim()) {

@@ -103,7 +103,7 @@ function PlayerCard({ asset }: { asset: Asset }) {
     <Card className="overflow-hidden">
       <div className="relative aspect-video bg-zinc-950" data-testid="asset-player">
         {phase === "ready" ? (
-          <Player playbackId={asset.playbackId} autoPlay={false} muted={false} />
+          <Player playbackId={asset.playbackId} autoPlay={false} muted={false} credential={{ session: true }} />
         ) : (
           <div className="absolute inset-0 flex flex-col items-center justify-center bg-[radial-gradient(ellipse_at_center,var(--color-zinc-800),var(--color-zinc-950)_70%)] px-6 text-center">
             <div className="flex size-12 items-center justify-center rounded-full bg-white/5 text-zinc-300 ring-1 ring-white/10">

@@ -11,7 +11,7 @@ export interface PlayerProps {
   autoPlay?: boolean;
   muted?: boolean;
   className?: string;
-  /** What lets this viewer watch a private stream or video (from the page's `?jwt=` or `?accessKey=`). */
+  /** What lets this viewer watch a private stream or video: the page's `?jwt=` or `?accessKey=`, or in the dashboard the creator's session. */
   credential?: ViewerCredential;
 }
 

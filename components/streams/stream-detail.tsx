@@ -15,7 +15,7 @@ import { formatBitrate, formatDateTime, formatDuration, timeAgo } from "@/lib/cl
 import { useDeleteStream, useStreamBroadcasts, useUpdateStream } from "@/lib/client/hooks";
 import { useIngestUrl } from "@/lib/client/location";
 import type { Session } from "@/lib/sessions/schema";
-import type { Stream, StreamPatch } from "@/lib/streams/schema";
+import type { Stream } from "@/lib/streams/schema";
 import { ClipsCard } from "./clips-card";
 import { IngestHealthCard } from "./ingest-health-card";
 import { LivePreviewCard } from "./live-preview-card";
@@ -153,7 +153,7 @@ function AccessCard({ stream }: { stream: Stream }) {
     <PlaybackPolicyCard
       policy={policyOf(stream)}
       noun="stream"
-      save={{ ...update, mutate: (playbackPolicy, options) => update.mutate({ playbackPolicy } as StreamPatch, options) }}
+      save={{ ...update, mutate: (playbackPolicy, options) => update.mutate({ playbackPolicy }, options) }}
     />
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { PlaybackPolicy, SigningKey, SigningKeyCreated, SigningKeyPatch } from "./access-types";
+import type { PlaybackPolicy, SigningKey, SigningKeyCreated, SigningKeyPatch } from "@/lib/access/schema";
 import { api } from "./api";
 
 export type { PlaybackPolicy, SigningKey, SigningKeyCreated };
@@ -50,4 +50,4 @@ export const POLICY_LABELS: Record<PlaybackPolicy["type"], string> = {
 };
 
 /** An object's policy as the API gives it: absent means public. */
-export const policyOf = (object: object): PlaybackPolicy => (object as { playbackPolicy?: PlaybackPolicy }).playbackPolicy ?? { type: "public" };
+export const policyOf = (object: { playbackPolicy?: PlaybackPolicy | null }): PlaybackPolicy => object.playbackPolicy ?? { type: "public" };

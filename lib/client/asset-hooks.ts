@@ -2,8 +2,7 @@
 
 import { queryOptions, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import type { AssetPatch } from "./access-types";
-import type { Asset, AssetWithTask, ExportRequest, ExportStarted, UploadRequested } from "@/lib/assets/schema";
+import type { Asset, AssetPatch, AssetWithTask, ExportRequest, ExportStarted, UploadRequested } from "@/lib/assets/schema";
 import type { Task } from "@/lib/tasks/schema";
 import { api, apiPage, apiUpload } from "./api";
 

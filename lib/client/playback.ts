@@ -23,6 +23,8 @@ export type Playback =
 export interface ViewerCredential {
   jwt?: string;
   accessKey?: string;
+  /** The dashboard's session cookie goes along: the creator watching their own content. */
+  session?: boolean;
 }
 
 /** The query parameter of a media URL that carries its short-lived playback token. */
@@ -77,7 +79,12 @@ export async function fetchPlayback(playbackId: string, credential: ViewerCreden
   const headers: Record<string, string> = { accept: "application/json" };
   if (credential.jwt) headers["Livepeer-Jwt"] = credential.jwt;
   if (credential.accessKey) headers["Livepeer-Access-Key"] = credential.accessKey;
-  const res = await fetch(`/api/playback/${encodeURIComponent(playbackId)}`, { headers, credentials: "omit", cache: "no-store", signal });
+  const res = await fetch(`/api/playback/${encodeURIComponent(playbackId)}`, {
+    headers,
+    credentials: credential.session ? "same-origin" : "omit",
+    cache: "no-store",
+    signal,
+  });
   if (res.status === 404) return { status: "not-found" };
   if (res.status === 401) return { status: "private" };
   if (res.status === 403) return { status: "refused", reason: await firstError(res) };
