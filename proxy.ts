@@ -13,5 +13,5 @@ export function proxy(req: NextRequest) {
 
 // The dashboard's pages (app/(dashboard)); a page missing here still asks for sign-in, then opens the home page.
 export const config = {
-  matcher: ["/streams/:path*", "/targets/:path*", "/assets/:path*", "/tasks/:path*", "/webhooks/:path*", "/api-keys/:path*"],
+  matcher: ["/streams/:path*", "/targets/:path*", "/assets/:path*", "/tasks/:path*", "/webhooks/:path*", "/api-keys/:path*", "/access-control/:path*"],
 };

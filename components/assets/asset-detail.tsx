@@ -1,6 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { PlaybackPolicyCard } from "@/components/access-control/playback-policy-card";
 import { Player } from "@/components/player/player";
 import { PlayerLink, WatchAndShareCard } from "@/components/player/watch-and-share";
 import { buttonClass } from "@/components/ui/button";
@@ -10,7 +11,8 @@ import { DangerZone, DetailColumns, DetailHeader, DetailPage, DetailsCard, Label
 import { AlertIcon, ClockIcon, DownloadIcon, ExternalLinkIcon, LayersIcon } from "@/components/ui/icons";
 import { Spinner } from "@/components/ui/spinner";
 import type { Asset } from "@/lib/assets/schema";
-import { useAsset, useDeleteAsset } from "@/lib/client/asset-hooks";
+import { policyOf } from "@/lib/client/access-hooks";
+import { useAsset, useDeleteAsset, useUpdateAsset } from "@/lib/client/asset-hooks";
 import { formatBitrate, formatDateTime, formatDuration, timeAgo } from "@/lib/client/format";
 import { formatBytes, hostOf, percent, resolution, sourceLabel } from "./asset-info";
 import { AssetStatusBadge } from "./asset-status";
@@ -69,6 +71,7 @@ function AssetPage({ asset }: { asset: Asset }) {
             <PlayerCard asset={asset} />
             {asset.renditions && asset.renditions.length > 0 && <RenditionsCard renditions={asset.renditions} />}
             {ready && <ShareCard asset={asset} />}
+            <AccessCard asset={asset} />
             {ready && <ClipCard asset={asset} />}
             {ready && <CaptionsCard assetId={asset.id} />}
             {asset.status.phase !== "failed" && <ExportCard asset={asset} />}
@@ -100,7 +103,7 @@ function PlayerCard({ asset }: { asset: Asset }) {
     <Card className="overflow-hidden">
       <div className="relative aspect-video bg-zinc-950" data-testid="asset-player">
         {phase === "ready" ? (
-          <Player playbackId={asset.playbackId} autoPlay={false} muted={false} />
+          <Player playbackId={asset.playbackId} autoPlay={false} muted={false} credential={{ session: true }} />
         ) : (
           <div className="absolute inset-0 flex flex-col items-center justify-center bg-[radial-gradient(ellipse_at_center,var(--color-zinc-800),var(--color-zinc-950)_70%)] px-6 text-center">
             <div className="flex size-12 items-center justify-center rounded-full bg-white/5 text-zinc-300 ring-1 ring-white/10">
@@ -133,6 +136,17 @@ function PlayerCard({ asset }: { asset: Asset }) {
         )}
       </div>
     </Card>
+  );
+}
+
+function AccessCard({ asset }: { asset: Asset }) {
+  const update = useUpdateAsset(asset.id);
+  return (
+    <PlaybackPolicyCard
+      policy={policyOf(asset)}
+      noun="video"
+      save={{ ...update, mutate: (playbackPolicy, options) => update.mutate({ playbackPolicy }, options) }}
+    />
   );
 }
 

@@ -105,3 +105,10 @@ export function Spinner({ className = "size-10" }: { className?: string }) {
     </svg>
   );
 }
+
+export const LockIcon = (p: IconProps) => (
+  <Stroke {...p}>
+    <rect x="4.5" y="10.5" width="15" height="10" rx="2" />
+    <path d="M8 10.5V7a4 4 0 0 1 8 0v3.5" />
+  </Stroke>
+);

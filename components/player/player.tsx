@@ -1,7 +1,8 @@
 "use client";
 
 import type { ComponentType, ReactNode } from "react";
-import { AlertIcon, OfflineIcon, Spinner } from "./icons";
+import { withoutToken, type ViewerCredential } from "@/lib/client/playback";
+import { AlertIcon, LockIcon, OfflineIcon, Spinner } from "./icons";
 import { usePlayback, type PlaybackState } from "./use-playback";
 import { VideoPlayer } from "./video-player";
 
@@ -10,6 +11,8 @@ export interface PlayerProps {
   autoPlay?: boolean;
   muted?: boolean;
   className?: string;
+  /** What lets this viewer watch a private stream or video: the page's `?jwt=` or `?accessKey=`, or in the dashboard the creator's session. */
+  credential?: ViewerCredential;
 }
 
 /**
@@ -18,8 +21,8 @@ export interface PlayerProps {
  * the broadcast begins. Fills its positioned parent; no cookies, no dashboard code, so it
  * also works inside an iframe on any site.
  */
-export function Player({ playbackId, autoPlay = true, muted = true, className = "" }: PlayerProps) {
-  const { playback, refresh } = usePlayback(playbackId);
+export function Player({ playbackId, autoPlay = true, muted = true, className = "", credential }: PlayerProps) {
+  const { playback, refresh } = usePlayback(playbackId, credential);
   return (
     <div
       data-testid="player"
@@ -27,8 +30,9 @@ export function Player({ playbackId, autoPlay = true, muted = true, className = 
       className={`absolute inset-0 overflow-hidden bg-black text-white [container-type:size] ${className}`}
     >
       {playback.status === "ready" ? (
+        // A fresh playback token is the same media: it goes on playing (and uses the token from then on).
         <VideoPlayer
-          key={playback.src}
+          key={withoutToken(playback.src)}
           src={playback.src}
           live={playback.live}
           format={playback.format}
@@ -64,10 +68,21 @@ function PlayerMessage({ playback }: { playback: Exclude<PlaybackState, { status
       );
     case "not-found":
       return <Message icon={AlertIcon} title="This video is unavailable" hint="The link may be wrong, or the stream or video has been deleted." />;
+    case "private":
+      return <Message icon={LockIcon} title="This video is private" hint="A viewing token is needed to watch it. Ask whoever shared it for a link that includes one." />;
+    case "refused":
+      return (
+        <Message icon={LockIcon} title="You can’t watch this video" hint={playback.reason ? sentence(playback.reason) : "The viewing token was refused."}>
+          <p className="mt-3 hidden text-xs text-white/40 @[16rem]:block">The link may have expired: ask for a new one.</p>
+        </Message>
+      );
     case "unreachable":
       return <Message icon={AlertIcon} title="Can’t reach the server" hint="Trying again…" />;
   }
 }
+
+/** The server's reason, as a sentence. */
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? "" : "."}`;
 
 function Centered({ children }: { children: ReactNode }) {
   return (

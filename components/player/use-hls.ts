@@ -3,7 +3,7 @@
 import type Hls from "hls.js";
 import type { HlsConfig, Level } from "hls.js";
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
-import type { MediaFormat } from "@/lib/client/playback";
+import { tokenOf, withoutToken, withToken, type MediaFormat } from "@/lib/client/playback";
 
 /** One entry of the quality menu. */
 export interface Quality {
@@ -80,8 +80,10 @@ export function toQualities(levels: Level[]): Quality[] {
 /**
  * Plays an HLS URL in a video element: hls.js (loaded on first use; the light build for live) where
  * Media Source exists, else the browser's own HLS (Safari on iPhone); a plain file as it is. A fatal error tears
- * the player down and starts again after a growing pause; `onFatal` tells the caller,
- * which may find that the stream has simply ended.
+ * the player down and starts again after a growing pause, where the viewer was (a live stream: at
+ * its live edge); `onFatal` tells the caller, which may find that the stream has simply ended, or
+ * bring a fresh playback token (a private stream's or video's `tkn`) for that new start. A new
+ * token alone does not restart anything: hls.js's next requests carry it.
  */
 export function useHls(
   videoRef: RefObject<HTMLVideoElement | null>,
@@ -89,6 +91,7 @@ export function useHls(
   { live, format = "hls", onFatal }: { live: boolean; format?: MediaFormat; onFatal?: () => void },
 ): HlsEngine {
   const hlsRef = useRef<Hls | null>(null);
+  const srcRef = useRef(src);
   const selectedRef = useRef(-1);
   const onFatalRef = useRef(onFatal);
   const [qualities, setQualities] = useState<Quality[]>([]);
@@ -102,6 +105,11 @@ export function useHls(
   }, [onFatal]);
 
   useEffect(() => {
+    srcRef.current = src;
+  }, [src]);
+  const media = withoutToken(src);
+
+  useEffect(() => {
     const element = videoRef.current;
     if (!element) return;
     const video: HTMLVideoElement = element;
@@ -110,6 +118,9 @@ export function useHls(
     let retry: ReturnType<typeof setTimeout> | undefined;
     let stopNative: (() => void) | undefined;
     let masterPoll: ReturnType<typeof setTimeout> | undefined;
+    // Where the next start begins, and whether it plays on: where a video on demand was when it broke.
+    let resumeAt: number | undefined;
+    let resumePlaying: boolean | undefined;
 
     const teardown = () => {
       clearTimeout(masterPoll);
@@ -120,6 +131,11 @@ export function useHls(
     };
 
     const restartLater = () => {
+      // A start that failed before loading anything leaves the place of the one before it.
+      if (video.readyState >= HTMLMediaElement.HAVE_METADATA) {
+        resumeAt = live ? undefined : video.currentTime;
+        resumePlaying = !video.paused;
+      }
       teardown();
       setReconnecting(true);
       setCurrent(-1);
@@ -129,17 +145,24 @@ export function useHls(
 
     const recovered = () => {
       failures = 0;
+      resumeAt = resumePlaying = undefined;
       setReconnecting(false);
     };
 
     const playNatively = () => {
       const onError = () => restartLater();
+      const onMetadata = () => {
+        if (resumeAt !== undefined) video.currentTime = resumeAt;
+        if (resumePlaying) video.play().catch(() => {});
+      };
       video.addEventListener("error", onError);
       video.addEventListener("loadeddata", recovered);
-      video.src = src;
+      video.addEventListener("loadedmetadata", onMetadata);
+      video.src = srcRef.current;
       stopNative = () => {
         video.removeEventListener("error", onError);
         video.removeEventListener("loadeddata", recovered);
+        video.removeEventListener("loadedmetadata", onMetadata);
         video.removeAttribute("src");
         video.load();
       };
@@ -157,26 +180,36 @@ export function useHls(
         return;
       }
       const { Events, ErrorTypes } = HlsPlayer;
-      const hls = new HlsPlayer(live ? LIVE_CONFIG : VOD_CONFIG);
+      const hls = new HlsPlayer({
+        ...(live ? LIVE_CONFIG : VOD_CONFIG),
+        startPosition: resumeAt ?? -1,
+        // Playlists and segments name the playback token they were served with; ask with the newest one.
+        xhrSetup: (xhr, url) => {
+          const token = tokenOf(srcRef.current);
+          xhr.open("GET", token ? withToken(url, token) : url, true);
+        },
+      });
       hlsRef.current = hls;
       let mediaRecoveries = 0;
-      // Set while the master is loaded again for new renditions: whether to play on after it,
-      // and the rendition chosen in the menu (its index may move).
-      let resume: boolean | undefined;
+      // Whether to play on once the master is parsed (after a restart, or when it is loaded again
+      // for new renditions), and the rendition chosen in the menu (its index may move).
+      let resume = resumePlaying;
       let chosenUrl: string | undefined;
 
       // hls.js reads a master once; while a video on demand's ladder transcodes, renditions join
       // it one by one. Look again now and then, and load it again (where the viewer is) when it lists a new one.
       const watchMaster = async () => {
         try {
-          const res = await fetch(src, { credentials: "omit", cache: "no-store" });
+          const res = await fetch(srcRef.current, { credentials: "omit", cache: "no-store" });
           if (disposed || hlsRef.current !== hls || !res.ok) return;
-          const known = new Set(hls.levels.flatMap((level) => level.url));
-          if (variantUrls(await res.text(), res.url).some((url) => !known.has(url))) {
+          // Renditions are told apart without their playback tokens, which change.
+          const known = new Set(hls.levels.flatMap((level) => level.url.map(withoutToken)));
+          if (variantUrls(await res.text(), res.url).some((url) => !known.has(withoutToken(url)))) {
             resume = !video.paused;
-            chosenUrl = hls.levels[selectedRef.current]?.url[0];
+            const chosen = hls.levels[selectedRef.current]?.url[0];
+            chosenUrl = chosen && withoutToken(chosen);
             hls.config.startPosition = video.currentTime;
-            hls.loadSource(src);
+            hls.loadSource(srcRef.current);
           } else if (growing(res)) masterPoll = setTimeout(watchMaster, GROWING_MASTER_POLL_MS);
         } catch {
           if (!disposed) masterPoll = setTimeout(watchMaster, GROWING_MASTER_POLL_MS);
@@ -186,7 +219,7 @@ export function useHls(
       hls.on(Events.MANIFEST_PARSED, (_event, data) => {
         setQualities(toQualities(data.levels));
         if (chosenUrl) {
-          selectedRef.current = data.levels.findIndex((level) => level.url.includes(chosenUrl!));
+          selectedRef.current = data.levels.findIndex((level) => level.url.map(withoutToken).includes(chosenUrl!));
           setSelected(selectedRef.current);
           chosenUrl = undefined;
         }
@@ -211,7 +244,7 @@ export function useHls(
         }
         restartLater();
       });
-      hls.loadSource(src);
+      hls.loadSource(srcRef.current);
       hls.attachMedia(video);
     }
 
@@ -224,7 +257,7 @@ export function useHls(
       setCurrent(-1);
       setReconnecting(false);
     };
-  }, [videoRef, src, live, format]);
+  }, [videoRef, media, live, format]);
 
   const selectQuality = useCallback((index: number) => {
     selectedRef.current = index;

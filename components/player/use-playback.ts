@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { fetchPlayback, type Playback } from "@/lib/client/playback";
+import { fetchPlayback, type Playback, type ViewerCredential } from "@/lib/client/playback";
 
 export type PlaybackState = Playback | { status: "loading" } | { status: "unreachable" };
 
@@ -13,9 +13,10 @@ const same = (a: PlaybackState, b: PlaybackState) => JSON.stringify(a) === JSON.
 /**
  * A playback ID's state, kept current: asked again every few seconds while the stream is
  * offline (to start when it goes live) or live (to notice the end), and not again once a
- * video on demand is playable. `refresh` asks at once, e.g. when the media stops loading.
+ * video on demand is playable, or known to be private. `refresh` asks at once, e.g. when the
+ * media stops loading (its playback token may have expired: the answer brings a fresh one).
  */
-export function usePlayback(playbackId: string): { playback: PlaybackState; refresh: () => void } {
+export function usePlayback(playbackId: string, { jwt, accessKey, session }: ViewerCredential = {}): { playback: PlaybackState; refresh: () => void } {
   const [playback, setPlayback] = useState<PlaybackState>({ status: "loading" });
   const refreshRef = useRef<() => void>(() => {});
 
@@ -34,14 +35,14 @@ export function usePlayback(playbackId: string): { playback: PlaybackState; refr
       const controller = (inflight = new AbortController());
       let next: PlaybackState;
       try {
-        next = await fetchPlayback(playbackId, controller.signal);
+        next = await fetchPlayback(playbackId, { jwt, accessKey, session }, controller.signal);
       } catch {
         if (controller.signal.aborted) return;
         next = { status: "unreachable" };
       }
       if (disposed || controller.signal.aborted) return;
       update(next);
-      const settled = next.status === "not-found" || (next.status === "ready" && !next.live);
+      const settled = next.status === "not-found" || next.status === "private" || next.status === "refused" || (next.status === "ready" && !next.live);
       if (!settled) timer = setTimeout(check, PLAYBACK_POLL_MS);
     };
 
@@ -54,7 +55,7 @@ export function usePlayback(playbackId: string): { playback: PlaybackState; refr
       inflight?.abort();
       refreshRef.current = () => {};
     };
-  }, [playbackId]);
+  }, [playbackId, jwt, accessKey, session]);
 
   const refresh = useCallback(() => refreshRef.current(), []);
   return { playback, refresh };

@@ -15,6 +15,7 @@ import {
   MenuIcon,
   ServerIcon,
   ShareIcon,
+  ShieldIcon,
   VideoIcon,
   WebhookIcon,
   XIcon,
@@ -47,6 +48,7 @@ const NAV: { heading: string; items: NavItem[] }[] = [
     items: [
       { href: "/webhooks", label: "Webhooks", icon: WebhookIcon },
       { href: "/api-keys", label: "API keys", icon: KeyIcon },
+      { href: "/access-control", label: "Access control", icon: ShieldIcon },
     ],
   },
 ];

@@ -19,7 +19,7 @@ export function LivePreviewCard({ stream, starting }: { stream: Stream; starting
       />
       <div className="relative aspect-video bg-zinc-950" data-testid="live-preview">
         {live ? (
-          <Player playbackId={stream.playbackId!} muted />
+          <Player playbackId={stream.playbackId!} muted credential={{ session: true }} />
         ) : (
           <div className="absolute inset-0 flex flex-col items-center justify-center bg-[radial-gradient(ellipse_at_center,var(--color-zinc-800),var(--color-zinc-950)_70%)] px-6 text-center">
             <div className="flex size-12 items-center justify-center rounded-full bg-white/5 text-zinc-400 ring-1 ring-white/10">

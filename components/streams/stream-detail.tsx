@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { PlaybackPolicyCard } from "@/components/access-control/playback-policy-card";
 import { PlayerLink, WatchAndShareCard } from "@/components/player/watch-and-share";
 import { Badge, StreamStatus } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -9,6 +10,7 @@ import { DangerZone, DetailColumns, DetailHeader, DetailPage, DetailsCard, Label
 import { AlertIcon, BroadcastIcon, ExternalLinkIcon, LayersIcon, PauseIcon } from "@/components/ui/icons";
 import { Switch } from "@/components/ui/switch";
 import { EmptyState, FormErrors, LoadingState } from "@/components/ui/states";
+import { policyOf } from "@/lib/client/access-hooks";
 import { formatBitrate, formatDateTime, formatDuration, timeAgo } from "@/lib/client/format";
 import { useDeleteStream, useStreamBroadcasts, useUpdateStream } from "@/lib/client/hooks";
 import { useIngestUrl } from "@/lib/client/location";
@@ -58,6 +60,7 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
             <LivePreviewCard stream={stream} starting={starting} />
             <ConnectCard stream={stream} />
             <PlaybackCard stream={stream} />
+            <AccessCard stream={stream} />
             <MultistreamCard stream={stream} />
             <ClipsCard stream={stream} liveSince={sessions.data?.find((s) => s.isActive)?.createdAt} />
             <SessionsCard sessions={sessions} />
@@ -141,6 +144,17 @@ function PlaybackCard({ stream }: { stream: Stream }) {
       </LabeledValue>
       <PlayerLink playbackId={stream.playbackId} />
     </WatchAndShareCard>
+  );
+}
+
+function AccessCard({ stream }: { stream: Stream }) {
+  const update = useUpdateStream(stream.id);
+  return (
+    <PlaybackPolicyCard
+      policy={policyOf(stream)}
+      noun="stream"
+      save={{ ...update, mutate: (playbackPolicy, options) => update.mutate({ playbackPolicy }, options) }}
+    />
   );
 }
 

@@ -2,7 +2,7 @@
 
 import { queryOptions, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import type { Asset, AssetWithTask, ExportRequest, ExportStarted, UploadRequested } from "@/lib/assets/schema";
+import type { Asset, AssetPatch, AssetWithTask, ExportRequest, ExportStarted, UploadRequested } from "@/lib/assets/schema";
 import type { Task } from "@/lib/tasks/schema";
 import { api, apiPage, apiUpload } from "./api";
 
@@ -81,6 +81,15 @@ export function useAssetsById(ids: readonly string[]): ReadonlyMap<string, Asset
 
 /** Creates the asset (phase "waiting") and where to send its file. */
 export const requestUpload = (name: string) => api<UploadRequested>("/api/asset/request-upload", "POST", { name });
+
+/** Name and viewer access; the asset is fetched again afterwards (the PATCH answer has no renditions). */
+export function useUpdateAsset(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: AssetPatch) => api<Asset>(`/api/asset/${enc(id)}`, "PATCH", patch),
+    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: keys.asset(id) }), qc.invalidateQueries({ queryKey: keys.assets, exact: true })]),
+  });
+}
 
 export const deleteAsset = (id: string) => api(`/api/asset/${enc(id)}`, "DELETE");
 

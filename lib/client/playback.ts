@@ -1,6 +1,8 @@
 /**
  * What a viewer's player asks before it plays: `GET /api/playback/{playbackId}`, the
- * Livepeer playback-info shape. Public (no cookies), so an embed on any site works.
+ * Livepeer playback-info shape. Public (no cookies), so an embed on any site works; a
+ * private stream or video needs the viewer's credential, sent in Livepeer's headers, and
+ * its source URLs then carry a short-lived token of their own.
  */
 
 import type { PlaybackInfo, PlaybackSource, PlaybackType } from "@/lib/playback/schema";
@@ -11,7 +13,41 @@ export type { PlaybackInfo, PlaybackType };
 export type Playback =
   | { status: "ready"; type: PlaybackType; live: boolean; src: string; format: MediaFormat; thumbnails?: string }
   | { status: "offline"; type: PlaybackType }
-  | { status: "not-found" };
+  | { status: "not-found" }
+  /** Gated, and no credential was given. */
+  | { status: "private" }
+  /** Gated, and the credential was refused (expired, wrong key, the webhook said no). */
+  | { status: "refused"; reason?: string };
+
+/** What lets a viewer watch gated content: a JWT signed with one of the owner's keys, or an access key their webhook accepts. */
+export interface ViewerCredential {
+  jwt?: string;
+  accessKey?: string;
+  /** The dashboard's session cookie goes along: the creator watching their own content. */
+  session?: boolean;
+}
+
+/** The query parameter of a media URL that carries its short-lived playback token. */
+const TOKEN_PARAM = "tkn";
+
+/** A media URL without its playback token: the same media whichever token was handed out. */
+export function withoutToken(url: string): string {
+  if (!url.includes(`${TOKEN_PARAM}=`)) return url;
+  const parsed = new URL(url, "http://x");
+  parsed.searchParams.delete(TOKEN_PARAM);
+  return url.startsWith("/") ? parsed.pathname + parsed.search : parsed.href;
+}
+
+/** The playback token a media URL carries, if any. */
+export const tokenOf = (url: string): string | null => new URL(url, "http://x").searchParams.get(TOKEN_PARAM);
+
+/** `url` with `token` in place of the playback token it carries (URLs without one are left alone). */
+export function withToken(url: string, token: string): string {
+  const parsed = new URL(url);
+  if (!parsed.searchParams.has(TOKEN_PARAM)) return url;
+  parsed.searchParams.set(TOKEN_PARAM, token);
+  return parsed.href;
+}
 
 /** HLS goes through hls.js (or Safari's own); a plain file (MP4) straight to the video element. */
 export type MediaFormat = "hls" | "file";
@@ -38,15 +74,29 @@ export function toPlayback(info: PlaybackInfo): Playback {
   return { status: "ready", type: info.type, live, ...source, ...(thumbnails && { thumbnails }) };
 }
 
-/** Resolves a playback ID; throws when the server cannot be reached or fails (worth retrying). */
-export async function fetchPlayback(playbackId: string, signal?: AbortSignal): Promise<Playback> {
+/** Resolves a playback ID for a viewer; throws when the server cannot be reached or fails (worth retrying). */
+export async function fetchPlayback(playbackId: string, credential: ViewerCredential, signal?: AbortSignal): Promise<Playback> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (credential.jwt) headers["Livepeer-Jwt"] = credential.jwt;
+  if (credential.accessKey) headers["Livepeer-Access-Key"] = credential.accessKey;
   const res = await fetch(`/api/playback/${encodeURIComponent(playbackId)}`, {
-    headers: { accept: "application/json" },
-    credentials: "omit",
+    headers,
+    credentials: credential.session ? "same-origin" : "omit",
     cache: "no-store",
     signal,
   });
   if (res.status === 404) return { status: "not-found" };
+  if (res.status === 401) return { status: "private" };
+  if (res.status === 403) return { status: "refused", reason: await firstError(res) };
   if (!res.ok) throw new Error(`playback info: ${res.status}`);
   return toPlayback((await res.json()) as PlaybackInfo);
+}
+
+async function firstError(res: Response): Promise<string | undefined> {
+  try {
+    const { errors } = (await res.json()) as { errors?: unknown };
+    return Array.isArray(errors) && typeof errors[0] === "string" ? errors[0] : undefined;
+  } catch {
+    return undefined;
+  }
 }

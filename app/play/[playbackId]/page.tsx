@@ -6,14 +6,23 @@ import { embedRefusal } from "@/lib/access/embed";
 export const metadata: Metadata = { title: "Watch" };
 export const viewport: Viewport = { themeColor: "#000000", colorScheme: "dark" };
 
+const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) || undefined;
+
 /**
  * The embeddable viewer page: nothing but the player, edge to edge on black. Public (no
  * session, no cookies) and framed by other sites through the dashboard's embed code, except
- * sites a playback policy's allowedOrigins leaves out.
+ * sites a playback policy's allowedOrigins leaves out. A private stream or video plays with the
+ * viewer's credential in the link: `?jwt=` or `?accessKey=`.
  */
-export default async function PlayPage({ params }: { params: Promise<{ playbackId: string }> }) {
+export default async function PlayPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ playbackId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { playbackId } = await params;
-  const refusal = await embedRefusal(playbackId, await headers());
+  const [query, refusal] = await Promise.all([searchParams, embedRefusal(playbackId, await headers())]);
   return (
     <main className="fixed inset-0 bg-black">
       {refusal ? (
@@ -21,7 +30,7 @@ export default async function PlayPage({ params }: { params: Promise<{ playbackI
           {refusal}
         </p>
       ) : (
-        <Player playbackId={playbackId} />
+        <Player playbackId={playbackId} credential={{ jwt: one(query.jwt), accessKey: one(query.accessKey) }} />
       )}
     </main>
   );
