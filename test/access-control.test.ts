@@ -358,7 +358,7 @@ describe("allowed origins", () => {
     assert.equal((await get(info)).status, 200);
     // The player page framed by another site is judged by the frame's Referer.
     const framed = async (referer: string) => (await get(`${BASE}/play/${asset.playbackId}`, { referer })).text();
-    assert.match(await framed("https://evil.example/article"), /cannot be played on https:\/\/evil\.example/);
+    assert.match(await framed("https://evil.example/article"), /cannot be played on https:\/\/evil\.example/i);
     assert.doesNotMatch(await framed("https://good.example/article"), /cannot be played/);
     // Preflights let players send the viewer's credentials.
     const preflight = await fetch(info, { method: "OPTIONS", headers: { origin: "https://good.example", "access-control-request-headers": "livepeer-jwt" } });

@@ -48,6 +48,15 @@ export function Player({ playbackId, autoPlay = true, muted = true, className = 
   );
 }
 
+/** The player's refusal, for the page to show when it already knows (another site framing it). */
+export function PlaybackRefused({ reason }: { reason: string }) {
+  return (
+    <div data-testid="player" data-status="refused" className="absolute inset-0 overflow-hidden bg-black text-white [container-type:size]">
+      <PlayerMessage playback={{ status: "refused", reason }} />
+    </div>
+  );
+}
+
 function PlayerMessage({ playback }: { playback: Exclude<PlaybackState, { status: "ready" }> }) {
   switch (playback.status) {
     case "loading":

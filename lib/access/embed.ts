@@ -21,5 +21,5 @@ export async function embedRefusal(playbackId: string, headers: Headers): Promis
   if (isOwnOrigin(origin, headers)) return undefined;
   const content = (await streamForPlayback(playbackId)) ?? (await assetForPlayback(playbackId));
   const allowed = content?.playbackPolicy?.allowedOrigins;
-  return allowed?.length && !allowed.includes(origin) ? `This video cannot be played on ${origin}.` : undefined;
+  return allowed?.length && !allowed.includes(origin) ? `this video cannot be played on ${origin}` : undefined;
 }

@@ -1,6 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
-import { Player } from "@/components/player/player";
+import { PlaybackRefused, Player } from "@/components/player/player";
 import { embedRefusal } from "@/lib/access/embed";
 
 export const metadata: Metadata = { title: "Watch" };
@@ -26,9 +26,7 @@ export default async function PlayPage({
   return (
     <main className="fixed inset-0 bg-black">
       {refusal ? (
-        <p role="alert" className="flex h-full items-center justify-center p-6 text-center text-sm text-white/80">
-          {refusal}
-        </p>
+        <PlaybackRefused reason={refusal} />
       ) : (
         <Player playbackId={playbackId} credential={{ jwt: one(query.jwt), accessKey: one(query.accessKey) }} />
       )}
