@@ -36,14 +36,14 @@ async function readyAsset(ctx: Ctx, file: string, body: Record<string, unknown>)
   }
 }
 
-/** The first segment's URL as a player reaches it: playback info, master, media playlist. */
+/** The media playlist and first segment URLs as a player reaches them: playback info, master, media playlist. */
 async function firstSegment(infoUrl: string, headers: Record<string, string> = {}) {
   const info = (await (await fetch(infoUrl, { headers })).json()) as { meta: { source: { url: string }[] } };
   let url = info.meta.source[0].url;
   for (;;) {
     const text = await (await fetch(url)).text();
     const next = new URL(text.split("\n").find((l) => l && !l.startsWith("#"))!, url).href;
-    if (!/\.m3u8(\?|$)/.test(next)) return next;
+    if (!/\.m3u8(\?|$)/.test(next)) return { playlist: url, segment: next };
     url = next;
   }
 }
@@ -82,19 +82,23 @@ export async function benchAccess(ctx: Ctx) {
     const privateKey = await importPKCS8(Buffer.from(key.privateKey, "base64").toString(), "ES256");
     const jwt = await new SignJWT({ pub: key.publicKey, action: "pull", sub: gated.playbackId }).setProtectedHeader({ alg: "ES256", typ: "JWT" }).setExpirationTime("1h").sign(privateKey);
     const info = (playbackId: string) => `${ctx.appUrl}/api/playback/${playbackId}`;
-    const openSegment = await firstSegment(info(open.playbackId));
-    const gatedSegment = await firstSegment(info(gated.playbackId), { "livepeer-jwt": jwt });
-    if (!gatedSegment.includes("tkn=")) throw new Error(`the gated segment URL has no token: ${gatedSegment}`);
+    const openUrls = await firstSegment(info(open.playbackId));
+    const gatedUrls = await firstSegment(info(gated.playbackId), { "livepeer-jwt": jwt });
+    if (!gatedUrls.segment.includes("tkn=")) throw new Error(`the gated segment URL has no token: ${gatedUrls.segment}`);
 
     console.log("\n## Access control: what gating playback costs (one app instance)");
     const rows: { what: string; rps: number; p50: number; p99: number; errors: number }[] = [];
-    const rates = { open: [] as number[], gated: [] as number[] };
+    const rates = { segment: { open: [] as number[], gated: [] as number[] }, playlist: { open: [] as number[], gated: [] as number[] } };
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const [side, url] of [["open", openSegment], ["gated", gatedSegment]] as const) {
-        await loadBodies(url, 2);
-        const f = await loadBodies(url);
-        rates[side].push(f.rps);
-        rows.push({ what: `segment, ${side === "open" ? "public" : "JWT-gated (token URL)"}, round ${round}`, rps: f.rps, p50: f.p50, p99: f.p99, errors: f.errors });
+      for (const kind of ["segment", "playlist"] as const) {
+        for (const [side, urls] of [["open", openUrls], ["gated", gatedUrls]] as const) {
+          const url = urls[kind];
+          await loadBodies(url, 2);
+          const f = await loadBodies(url);
+          rates[kind][side].push(f.rps);
+          const how = side === "open" ? "public" : kind === "segment" ? "JWT-gated (token URL)" : "JWT-gated (token URL, segments named with it)";
+          rows.push({ what: `${kind === "segment" ? "segment" : "media playlist"}, ${how}, round ${round}`, rps: f.rps, p50: f.p50, p99: f.p99, errors: f.errors });
+        }
       }
     }
     for (const [what, url] of [["playback info, public", info(open.playbackId)], ["playback info, JWT verified per request", `${info(gated.playbackId)}?jwt=${jwt}`]] as const) {
@@ -104,8 +108,9 @@ export async function benchAccess(ctx: Ctx) {
     }
     console.table(rows.map((r) => ({ what: r.what, "req/s": Math.round(r.rps), "p50 ms": r.p50, "p99 ms": r.p99, errors: r.errors })));
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const ratio = mean(rates.gated) / mean(rates.open);
+    const ratio = mean(rates.segment.gated) / mean(rates.segment.open);
     console.log(`gated/public segment throughput: ${ratio.toFixed(3)} (target >= 0.9) ${ratio >= 0.9 ? "MET" : "MISSED"}`);
+    console.log(`gated/public media playlist throughput: ${(mean(rates.playlist.gated) / mean(rates.playlist.open)).toFixed(3)}`);
 
     const firstAdmissions = await latencies(Array.from({ length: ADMISSIONS }, (_, i) => `${info(members.playbackId)}?accessKey=bench-${i}-${Date.now()}`));
     const publicInfo = await latencies(Array.from({ length: ADMISSIONS }, () => info(open.playbackId)));
