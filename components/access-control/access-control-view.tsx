@@ -8,9 +8,10 @@ import { ConfirmDialog } from "@/components/ui/confirm";
 import { CopyButton, CopyField } from "@/components/ui/copy";
 import { Field, Input } from "@/components/ui/field";
 import { FormFooter } from "@/components/ui/form-footer";
-import { KeyIcon, PencilIcon, ShieldIcon, TrashIcon } from "@/components/ui/icons";
+import { KeyIcon, PencilIcon, TrashIcon } from "@/components/ui/icons";
 import { ListPage } from "@/components/ui/list-page";
 import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
+import { ShownOnceNotice } from "@/components/ui/shown-once";
 import { FormErrors } from "@/components/ui/states";
 import { TimeAgo } from "@/components/ui/time-ago";
 import {
@@ -159,13 +160,10 @@ function CreateSigningKeyDialog({
     return (
       <Modal open={open} onClose={close} title="Your new signing key" dismissible={false} wide>
         <ModalBody>
-          <div role="note" className="flex gap-3 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200">
-            <ShieldIcon className="mt-0.5 size-4 shrink-0 text-amber-600" />
-            <p>
-              Copy the private key now and store it as a secret on your server. <strong>You will not be able to see it again:</strong>{" "}
-              Castline keeps only the public key. Anyone with the private key can let anyone watch your private content.
-            </p>
-          </div>
+          <ShownOnceNotice>
+            Copy the private key now and store it as a secret on your server. <strong>You will not be able to see it again:</strong>{" "}
+            Castline keeps only the public key. Anyone with the private key can let anyone watch your private content.
+          </ShownOnceNotice>
           <div>
             <p className="mb-1.5 text-sm font-medium text-zinc-800">Private key of {created.name}</p>
             <CopyField value={created.privateKey} label="private key" secret testId="new-private-key" />

@@ -8,9 +8,10 @@ import { ConfirmDialog } from "@/components/ui/confirm";
 import { CopyButton, CopyField } from "@/components/ui/copy";
 import { Field, Input } from "@/components/ui/field";
 import { FormFooter } from "@/components/ui/form-footer";
-import { KeyIcon, ShieldIcon, TrashIcon } from "@/components/ui/icons";
+import { KeyIcon, TrashIcon } from "@/components/ui/icons";
 import { ListPage } from "@/components/ui/list-page";
 import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
+import { ShownOnceNotice } from "@/components/ui/shown-once";
 import { FormErrors } from "@/components/ui/states";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
 import type { ApiKeyCreated } from "@/lib/api-keys/schema";
@@ -127,12 +128,9 @@ function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => v
     return (
       <Modal open={open} onClose={close} title="Your new API key" dismissible={false}>
         <ModalBody>
-          <div className="flex gap-3 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200">
-            <ShieldIcon className="mt-0.5 size-4 shrink-0 text-amber-600" />
-            <p>
-              Copy this key now and keep it somewhere safe. <strong>You will not be able to see it again.</strong>
-            </p>
-          </div>
+          <ShownOnceNotice>
+            Copy this key now and keep it somewhere safe. <strong>You will not be able to see it again.</strong>
+          </ShownOnceNotice>
           <div>
             <p className="mb-1.5 text-sm font-medium text-zinc-800">{created.name}</p>
             <CopyField value={created.key} label="API key" testId="new-api-key" />

@@ -7,9 +7,10 @@ import { Button } from "@/components/ui/button";
 import { CopyField } from "@/components/ui/copy";
 import { cx } from "@/components/ui/cx";
 import { FormFooter } from "@/components/ui/form-footer";
-import { AlertIcon, ChevronRightIcon, ShieldIcon, WebhookIcon } from "@/components/ui/icons";
+import { AlertIcon, ChevronRightIcon, WebhookIcon } from "@/components/ui/icons";
 import { ListPage, RowIcon } from "@/components/ui/list-page";
 import { Modal, ModalBody, ModalFooter } from "@/components/ui/modal";
+import { ShownOnceNotice } from "@/components/ui/shown-once";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
 import type { WebhookCreated } from "@/lib/webhooks/schema";
 import { useCreateWebhook, useWebhooks } from "@/lib/client/hooks";
@@ -114,12 +115,9 @@ function CreateWebhookDialog({ open, onClose }: { open: boolean; onClose: () => 
             <p className="mb-1.5 text-sm font-medium text-zinc-800">Signing secret</p>
             <CopyField value={created.sharedSecret} label="signing secret" testId="webhook-secret" />
           </div>
-          <div className="flex gap-3 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
-            <ShieldIcon className="mt-0.5 size-4 shrink-0 text-amber-600" />
-            <p>
-              Copy it now: <strong>this is the only time the secret is shown.</strong>
-            </p>
-          </div>
+          <ShownOnceNotice>
+            Copy it now: <strong>this is the only time the secret is shown.</strong>
+          </ShownOnceNotice>
         </ModalBody>
         <ModalFooter>
           <Button variant="primary" onClick={close}>
