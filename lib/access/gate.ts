@@ -1,5 +1,4 @@
 import { decodeJwt, errors as joseErrors, jwtVerify } from "jose";
-import { auth } from "@/lib/auth";
 import { isOwnOrigin } from "@/lib/auth/origin";
 import { config } from "@/lib/config";
 import type { PlaybackPolicy } from "./schema";
@@ -103,6 +102,9 @@ async function checkJwt(jwt: string, content: GatedContent): Promise<Verdict> {
 /** The creator watching their own content in the dashboard. */
 async function isOwner(req: Request, ownerId: string): Promise<boolean> {
   if (!req.headers.get("cookie")?.includes("authjs.session-token")) return false;
+  // Loaded when a session may be there: Auth.js reads the configuration as it loads, and the
+  // media routes (and the code importing them) should not.
+  const { auth } = await import("@/lib/auth");
   const session = await auth().catch(() => null);
   return session?.user?.id === ownerId;
 }

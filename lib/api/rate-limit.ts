@@ -31,7 +31,15 @@ export class RequestQuota {
 
   private async spend(limit: Limit, subject: string) {
     if (!limit.perMinute) return;
-    const [{ quota }] = await countHits([{ limit, subject }]);
+    let quota: Quota;
+    try {
+      [{ quota }] = await countHits([{ limit, subject }]);
+    } catch (err) {
+      // Without the database nothing is counted: the request goes on and says what it can
+      // (/api/health must answer 503, not fail here).
+      warnUncounted(err);
+      return;
+    }
     this.quota = tightest([this.quota, quota]);
     if (quota.exceeded) throw new ApiError(429, [refusalMessage(`per ${limit.name}`, quota.limit, quota.resetS)], quotaHeaders(quota));
   }
@@ -43,4 +51,11 @@ export class RequestQuota {
     for (const [k, v] of Object.entries(quotaHeaders(this.quota))) out.headers.set(k, v);
     return out;
   }
+}
+
+let warnedAt = 0;
+function warnUncounted(err: unknown) {
+  if (Date.now() - warnedAt < 60_000) return;
+  warnedAt = Date.now();
+  console.error("rate limits: not counted, the database is unavailable:", err instanceof Error ? err.message : err);
 }
