@@ -102,32 +102,51 @@ export interface ChunkBatch {
 
 /**
  * Takes the job's chunk for every rendition nobody else has (or this same job had, before a
- * crash). Empty when the job's own rendition is done or another job took it: that job finishes it.
+ * crash). Empty when another job took the job's own rendition: that job finishes it. A retry
+ * keeps what its killed attempt held even when its own rendition got done before the kill:
+ * the other renditions' jobs found them taken and ended, so nobody else would do them.
  */
 export async function claimChunk(job: ChunkJob, claimant: string): Promise<ChunkBatch | undefined> {
   return db().transaction(async (tx) => {
+    const ofChunk = and(eq(transcodeChunks.assetId, job.assetId), eq(transcodeChunks.index, job.index));
+    const [held] = await tx.select({ rendition: transcodeChunks.rendition }).from(transcodeChunks).where(and(ofChunk, eq(transcodeChunks.claimedBy, claimant))).limit(1);
     const claimed = await tx
       .update(transcodeChunks)
       .set({ claimedBy: claimant })
-      .where(
-        and(
-          eq(transcodeChunks.assetId, job.assetId),
-          eq(transcodeChunks.index, job.index),
-          isNull(transcodeChunks.doneAt),
-          or(isNull(transcodeChunks.claimedBy), eq(transcodeChunks.claimedBy, claimant)),
-        ),
-      )
+      .where(and(ofChunk, isNull(transcodeChunks.doneAt), or(isNull(transcodeChunks.claimedBy), eq(transcodeChunks.claimedBy, claimant))))
       .returning();
-    if (!claimed.some((c) => c.rendition === job.rendition)) {
+    if (!held && !claimed.some((c) => c.rendition === job.rendition)) {
       // Not ours after all: give the others back for their own jobs.
       if (claimed.length) await tx.update(transcodeChunks).set({ claimedBy: null }).where(claimedRows(job, claimant));
       return undefined;
     }
+    if (!claimed.length) return undefined;
     const renditions = (await tx.select().from(assetRenditions).where(eq(assetRenditions.assetId, job.assetId))).filter(
       (r) => r.phase === "transcoding" && claimed.some((c) => c.rendition === r.name),
     );
-    return { chunk: claimed.find((c) => c.rendition === job.rendition)!, renditions };
+    return { chunk: claimed.find((c) => c.rendition === job.rendition) ?? claimed[0], renditions };
   });
+}
+
+/**
+ * Renditions this job finished the last chunk of in an attempt that died before publishing
+ * them: all their chunks done, among them one this job did, and not yet published.
+ */
+export async function finishedUnpublished(job: ChunkJob, claimant: string): Promise<string[]> {
+  const rows = await db()
+    .select({ name: assetRenditions.name })
+    .from(assetRenditions)
+    .innerJoin(transcodeChunks, and(eq(transcodeChunks.assetId, assetRenditions.assetId), eq(transcodeChunks.rendition, assetRenditions.name)))
+    .where(
+      and(
+        eq(assetRenditions.assetId, job.assetId),
+        eq(assetRenditions.phase, "transcoding"),
+        sql`${assetRenditions.chunksDone} >= ${assetRenditions.chunks}`,
+        eq(transcodeChunks.index, job.index),
+        eq(transcodeChunks.claimedBy, claimant),
+      ),
+    );
+  return rows.map((r) => r.name);
 }
 
 const claimedRows = (job: ChunkJob, claimant: string) =>

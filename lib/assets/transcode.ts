@@ -9,7 +9,7 @@ import { probe } from "@/lib/media/probe";
 import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
 import { mp4Key, renditionKey, sourceKey, thumbnailsPrefix } from "./keys";
-import { claimChunk, finishChunk, renditionChunks, updateRendition, type ChunkJob } from "./renditions";
+import { claimChunk, finishChunk, finishedUnpublished, renditionChunks, updateRendition, type ChunkJob } from "./renditions";
 import type { VideoSpec } from "./schema";
 import { assetById, renditionsOf, updateAsset, type RenditionRow } from "./service";
 
@@ -52,10 +52,13 @@ async function withSlot<T>(work: () => Promise<T>): Promise<T> {
  * to be published.
  */
 export async function transcodeChunk(job: ChunkJob, claimant: string): Promise<{ completed: string[]; encoded: string[] }> {
+  // A retry whose attempt finished renditions and died before publishing them publishes them now
+  // (a first attempt has done nothing yet: none).
+  const unpublished = await finishedUnpublished(job, claimant);
   const batch = await claimChunk(job, claimant);
   const asset = batch && (await assetById(job.assetId));
   const spec = asset?.videoSpec as VideoSpec | null | undefined;
-  if (!batch?.renditions.length || !spec) return { completed: [], encoded: [] };
+  if (!batch?.renditions.length || !spec) return { completed: unpublished, encoded: [] };
   const { chunk, renditions } = batch;
   const last = chunk.index === Math.max(...renditions.map((r) => r.chunks)) - 1;
   const prefix = `c${String(chunk.index).padStart(4, "0")}_`;
@@ -79,7 +82,7 @@ export async function transcodeChunk(job: ChunkJob, claimant: string): Promise<{
       return stored;
     }),
   );
-  const completed = [];
+  const completed = [...unpublished];
   for (const r of renditions) {
     if (await finishChunk({ ...job, rendition: r.name }, segments.get(r.name)!, WORKER)) completed.push(r.name);
   }
