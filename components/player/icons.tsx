@@ -112,3 +112,10 @@ export const LockIcon = (p: IconProps) => (
     <path d="M8 10.5V7a4 4 0 0 1 8 0v3.5" />
   </Stroke>
 );
+
+export const PictureInPictureIcon = (p: IconProps) => (
+  <Stroke {...p}>
+    <path d="M21 10V6.5A1.5 1.5 0 0 0 19.5 5h-15A1.5 1.5 0 0 0 3 6.5v11A1.5 1.5 0 0 0 4.5 19H10" />
+    <rect x="13" y="13" width="8" height="6" rx="1" fill="currentColor" />
+  </Stroke>
+);

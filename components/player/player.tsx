@@ -13,6 +13,10 @@ export interface PlayerProps {
   className?: string;
   /** What lets this viewer watch a private stream or video: the page's `?jwt=` or `?accessKey=`, or in the dashboard the creator's session. */
   credential?: ViewerCredential;
+  /** The content's name, when the viewer may know it (the page knows for public content). */
+  title?: string;
+  /** The keyboard shortcuts work while nothing on the page has focus: set where the player is the whole page. */
+  pageShortcuts?: boolean;
 }
 
 /**
@@ -21,7 +25,7 @@ export interface PlayerProps {
  * the broadcast begins. Fills its positioned parent; no cookies, no dashboard code, so it
  * also works inside an iframe on any site.
  */
-export function Player({ playbackId, autoPlay = true, muted = true, className = "", credential }: PlayerProps) {
+export function Player({ playbackId, autoPlay = true, muted = true, className = "", credential, title, pageShortcuts }: PlayerProps) {
   const { playback, refresh } = usePlayback(playbackId, credential);
   return (
     <div
@@ -37,6 +41,9 @@ export function Player({ playbackId, autoPlay = true, muted = true, className = 
           live={playback.live}
           format={playback.format}
           thumbnails={playback.thumbnails}
+          poster={playback.poster}
+          title={title}
+          pageShortcuts={pageShortcuts}
           autoPlay={autoPlay}
           muted={muted}
           onFatal={refresh}

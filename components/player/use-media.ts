@@ -15,6 +15,7 @@ export interface MediaState {
   /** Stalled waiting for data. */
   waiting: boolean;
   ended: boolean;
+  playbackRate: number;
 }
 
 const INITIAL: MediaState = {
@@ -27,6 +28,7 @@ const INITIAL: MediaState = {
   hasData: false,
   waiting: true,
   ended: false,
+  playbackRate: 1,
 };
 
 const EVENTS = [
@@ -42,6 +44,7 @@ const EVENTS = [
   "timeupdate",
   "durationchange",
   "volumechange",
+  "ratechange",
   "progress",
   "ended",
 ] as const;
@@ -58,6 +61,7 @@ function read(video: HTMLVideoElement, waiting: boolean): MediaState {
     hasData: video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA,
     waiting,
     ended: video.ended,
+    playbackRate: video.playbackRate,
   };
 }
 
@@ -116,6 +120,46 @@ export function useFullscreen(rootRef: RefObject<HTMLElement | null>, videoRef: 
   }, [rootRef, videoRef]);
 
   return { active, supported, toggle };
+}
+
+type PresentationVideo = HTMLVideoElement & {
+  webkitSupportsPresentationMode?: (mode: string) => boolean;
+  webkitSetPresentationMode?: (mode: string) => void;
+  webkitPresentationMode?: string;
+};
+
+const PIP_EVENTS = ["enterpictureinpicture", "leavepictureinpicture", "webkitpresentationmodechanged"] as const;
+
+/** The standard API (Chromium, Firefox has none), or Safari's presentation modes (on iPhone too). */
+const pictureInPictureSupported = (video: PresentationVideo) =>
+  (document.pictureInPictureEnabled && !video.disablePictureInPicture) || !!video.webkitSupportsPresentationMode?.("picture-in-picture");
+
+/** Picture-in-picture for the video: whether this browser offers it, whether it is on, and a toggle. */
+export function usePictureInPicture(videoRef: RefObject<HTMLVideoElement | null>) {
+  const [supported, setSupported] = useState(false);
+  const [active, setActive] = useState(false);
+  useEffect(() => {
+    const video = videoRef.current as PresentationVideo | null;
+    if (!video) return;
+    setSupported(pictureInPictureSupported(video));
+    const update = () => setActive(document.pictureInPictureElement === video || video.webkitPresentationMode === "picture-in-picture");
+    for (const name of PIP_EVENTS) video.addEventListener(name, update);
+    return () => {
+      for (const name of PIP_EVENTS) video.removeEventListener(name, update);
+    };
+  }, [videoRef]);
+
+  const toggle = useCallback(() => {
+    const video = videoRef.current as PresentationVideo | null;
+    if (!video) return;
+    if (video.webkitSetPresentationMode && !document.pictureInPictureEnabled) {
+      video.webkitSetPresentationMode(video.webkitPresentationMode === "picture-in-picture" ? "inline" : "picture-in-picture");
+    } else if (document.pictureInPictureElement === video) void document.exitPictureInPicture().catch(() => {});
+    // Refused before the video has metadata, or without a user gesture: nothing to do but stay inline.
+    else void video.requestPictureInPicture().catch(() => {});
+  }, [videoRef]);
+
+  return { supported, active, toggle };
 }
 
 /**

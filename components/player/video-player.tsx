@@ -1,12 +1,13 @@
 "use client";
 
-import { useEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type PointerEvent } from "react";
+import { useEffect, useRef, useState, type FocusEvent, type PointerEvent } from "react";
 import type { MediaFormat } from "@/lib/client/playback";
 import { controlButton, formatTime, Slider } from "./controls";
 import {
   EnterFullscreenIcon,
   ExitFullscreenIcon,
   PauseIcon,
+  PictureInPictureIcon,
   PlayIcon,
   Spinner,
   VolumeHighIcon,
@@ -16,8 +17,9 @@ import {
 import { CaptionsMenu, CaptionText, useCaptions } from "./captions-menu";
 import { QualityMenu } from "./quality-menu";
 import { SeekPreview } from "./seek-preview";
+import { SpeedMenu } from "./speed-menu";
 import { useHls } from "./use-hls";
-import { useAutoHide, useFullscreen, useMediaState } from "./use-media";
+import { useAutoHide, useFullscreen, useMediaState, usePictureInPicture } from "./use-media";
 
 export interface VideoPlayerProps {
   src: string;
@@ -25,6 +27,12 @@ export interface VideoPlayerProps {
   format?: MediaFormat;
   /** A WebVTT thumbnail track for previews over the seek bar. */
   thumbnails?: string;
+  /** The image shown before the first frame. */
+  poster?: string;
+  /** The content's name, shown over the video with the controls. */
+  title?: string;
+  /** The keyboard shortcuts work while nothing on the page has focus (the player is the whole page). */
+  pageShortcuts?: boolean;
   /** Start on its own; browsers allow that only muted, hence `muted` by default. */
   autoPlay?: boolean;
   muted?: boolean;
@@ -35,8 +43,27 @@ export interface VideoPlayerProps {
 /** Further behind the live edge than this (seconds) and the LIVE badge offers to catch up. */
 const BEHIND_LIVE_S = 4;
 
-/** An HLS video with its controls overlay: play, volume, LIVE, seek (on demand, with previews), captions, quality, fullscreen. */
-export function VideoPlayer({ src, live, format = "hls", thumbnails, autoPlay = true, muted = true, onFatal }: VideoPlayerProps) {
+/** Keys the player answers, for `aria-keyshortcuts`. */
+const SHORTCUTS = "Space k m f i ArrowLeft ArrowRight ArrowUp ArrowDown";
+
+type KeyPress = Pick<globalThis.KeyboardEvent, "key" | "target" | "defaultPrevented" | "ctrlKey" | "metaKey" | "altKey" | "preventDefault">;
+
+/**
+ * An HLS video with its controls overlay: title, play, volume, LIVE, seek (on demand, with previews), captions,
+ * speed (on demand), quality, picture-in-picture, fullscreen; and keyboard shortcuts for the most of them.
+ */
+export function VideoPlayer({
+  src,
+  live,
+  format = "hls",
+  thumbnails,
+  poster,
+  title,
+  pageShortcuts = false,
+  autoPlay = true,
+  muted = true,
+  onFatal,
+}: VideoPlayerProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
 
@@ -49,6 +76,7 @@ export function VideoPlayer({ src, live, format = "hls", thumbnails, autoPlay = 
   const media = useMediaState(videoRef);
   const captions = useCaptions(videoRef);
   const fullscreen = useFullscreen(rootRef, videoRef);
+  const pip = usePictureInPicture(videoRef);
   const [menuOpen, setMenuOpen] = useState(false);
   const [keyboardFocus, setKeyboardFocus] = useState(false);
   const [volumeTouched, setVolumeTouched] = useState(false);
@@ -96,7 +124,13 @@ export function VideoPlayer({ src, live, format = "hls", thumbnails, autoPlay = 
       video.currentTime = Math.min(Math.max(0, time), video.duration || 0);
     });
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  // The default rate too: a reload after a network failure starts again at it.
+  const setRate = (rate: number) =>
+    withVideo((video) => {
+      video.playbackRate = video.defaultPlaybackRate = rate;
+    });
+
+  const onKeyDown = (event: KeyPress) => {
     const target = event.target as HTMLElement;
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || target.closest('[role="menu"]')) return;
     const onButton = target.tagName === "BUTTON";
@@ -117,6 +151,11 @@ export function VideoPlayer({ src, live, format = "hls", thumbnails, autoPlay = 
         if (!fullscreen.supported) return;
         fullscreen.toggle();
         break;
+      case "i":
+      case "I":
+        if (!pip.supported) return;
+        pip.toggle();
+        break;
       case "ArrowLeft":
       case "ArrowRight":
         if (live || onSlider) return;
@@ -133,6 +172,20 @@ export function VideoPlayer({ src, live, format = "hls", thumbnails, autoPlay = 
     event.preventDefault();
     controls.poke();
   };
+
+  // The page's keys reach the player when nothing else has focus (the page just opened, or a click on the black).
+  const onPageKey = useRef(onKeyDown);
+  useEffect(() => {
+    onPageKey.current = onKeyDown;
+  });
+  useEffect(() => {
+    if (!pageShortcuts) return;
+    const listener = (event: globalThis.KeyboardEvent) => {
+      if (event.target === document.body || event.target === document.documentElement) onPageKey.current(event);
+    };
+    window.addEventListener("keydown", listener);
+    return () => window.removeEventListener("keydown", listener);
+  }, [pageShortcuts]);
 
   // Controls stay up while someone tabs through them, not after a mouse click left focus there.
   const onFocus = (event: FocusEvent) => setKeyboardFocus(event.target.matches(":focus-visible"));
@@ -155,7 +208,7 @@ export function VideoPlayer({ src, live, format = "hls", thumbnails, autoPlay = 
       ref={rootRef}
       tabIndex={0}
       aria-label={live ? "Live video player" : "Video player"}
-      aria-keyshortcuts="k m f"
+      aria-keyshortcuts={SHORTCUTS}
       onKeyDown={onKeyDown}
       onPointerMove={(event) => event.pointerType === "mouse" && controls.poke()}
       onPointerLeave={(event) => event.pointerType === "mouse" && !media.paused && !menuOpen && controls.hide()}
@@ -171,6 +224,7 @@ export function VideoPlayer({ src, live, format = "hls", thumbnails, autoPlay = 
         muted={muted}
         playsInline
         preload="auto"
+        poster={poster}
         onPointerUp={onVideoPointerUp}
         onDoubleClick={() => fullscreen.supported && fullscreen.toggle()}
       />
@@ -203,30 +257,43 @@ export function VideoPlayer({ src, live, format = "hls", thumbnails, autoPlay = 
         </button>
       )}
 
+      <div
+        className={`pointer-events-none absolute inset-x-0 top-0 h-24 bg-linear-to-b from-black/70 to-transparent transition-opacity duration-300 ${
+          title && showControls ? "opacity-100" : "opacity-0"
+        }`}
+      />
       <div className="pointer-events-none absolute inset-x-0 top-0 flex items-start justify-between gap-2 p-3 @md:p-4">
-        {live ? (
-          <button
-            type="button"
-            data-testid="live-badge"
-            onClick={goLive}
-            disabled={!behindLive}
-            aria-label={behindLive ? "Go to live" : "Live"}
-            title={behindLive ? "Go to live" : undefined}
-            className={`pointer-events-auto inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-xs font-bold tracking-wider text-white shadow-md transition outline-none focus-visible:ring-2 focus-visible:ring-white/80 disabled:cursor-default ${
-              behindLive ? "bg-zinc-700/90 hover:bg-zinc-600" : "bg-red-600"
-            }`}
-          >
-            <span className={`size-1.5 rounded-full ${behindLive ? "bg-zinc-300" : "animate-pulse bg-white"}`} />
-            LIVE
-          </button>
-        ) : (
-          <span />
-        )}
+        <div className="flex min-w-0 items-center gap-2.5">
+          {live && (
+            <button
+              type="button"
+              data-testid="live-badge"
+              onClick={goLive}
+              disabled={!behindLive}
+              aria-label={behindLive ? "Go to live" : "Live"}
+              title={behindLive ? "Go to live" : undefined}
+              className={`pointer-events-auto inline-flex shrink-0 items-center gap-1.5 rounded-md px-2 py-1 text-xs font-bold tracking-wider text-white shadow-md transition outline-none focus-visible:ring-2 focus-visible:ring-white/80 disabled:cursor-default ${
+                behindLive ? "bg-zinc-700/90 hover:bg-zinc-600" : "bg-red-600"
+              }`}
+            >
+              <span className={`size-1.5 rounded-full ${behindLive ? "bg-zinc-300" : "animate-pulse bg-white"}`} />
+              LIVE
+            </button>
+          )}
+          {title && (
+            <h1
+              data-testid="player-title"
+              className={`truncate text-sm font-semibold text-white drop-shadow-md transition-opacity duration-300 @md:text-lg ${showControls ? "opacity-100" : "opacity-0"}`}
+            >
+              {title}
+            </h1>
+          )}
+        </div>
         {media.muted && !volumeTouched && media.hasData && (
           <button
             type="button"
             onClick={toggleMute}
-            className="pointer-events-auto inline-flex items-center gap-2 rounded-full bg-black/60 py-1.5 pr-3.5 pl-2.5 text-sm font-medium text-white shadow-lg ring-1 ring-white/15 backdrop-blur-sm transition outline-none hover:bg-black/75 focus-visible:ring-2 focus-visible:ring-white/80"
+            className="pointer-events-auto inline-flex shrink-0 items-center gap-2 rounded-full bg-black/60 py-1.5 pr-3.5 pl-2.5 text-sm font-medium text-white shadow-lg ring-1 ring-white/15 backdrop-blur-sm transition outline-none hover:bg-black/75 focus-visible:ring-2 focus-visible:ring-white/80"
           >
             <VolumeMutedIcon className="size-5" />
             Unmute
@@ -284,8 +351,22 @@ export function VideoPlayer({ src, live, format = "hls", thumbnails, autoPlay = 
 
           <CaptionsMenu captions={captions} onOpenChange={setMenuOpen} />
 
+          {!live && <SpeedMenu rate={media.playbackRate} onChoose={setRate} onOpenChange={setMenuOpen} />}
+
           {engine.qualities.length > 1 && (
             <QualityMenu engine={engine} onOpenChange={setMenuOpen} />
+          )}
+
+          {pip.supported && (
+            <button
+              type="button"
+              className={controlButton}
+              onClick={pip.toggle}
+              aria-label={pip.active ? "Exit picture-in-picture" : "Picture-in-picture"}
+              title={pip.active ? "Exit picture-in-picture (i)" : "Picture-in-picture (i)"}
+            >
+              <PictureInPictureIcon className="size-[22px]" />
+            </button>
           )}
 
           {fullscreen.supported && (

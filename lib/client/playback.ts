@@ -11,7 +11,7 @@ export type { PlaybackInfo, PlaybackType };
 
 /** Where a playback ID stands for a viewer right now. */
 export type Playback =
-  | { status: "ready"; type: PlaybackType; live: boolean; src: string; format: MediaFormat; thumbnails?: string }
+  | { status: "ready"; type: PlaybackType; live: boolean; src: string; format: MediaFormat; thumbnails?: string; poster?: string }
   | { status: "offline"; type: PlaybackType }
   | { status: "not-found" }
   /** Gated, and no credential was given. */
@@ -71,7 +71,9 @@ export function toPlayback(info: PlaybackInfo): Playback {
   if (!source || (info.type === "live" && !live)) return { status: "offline", type: info.type };
   // The WebVTT seek-preview track of a video on demand, when it has one.
   const thumbnails = info.meta.source?.find((s) => s.hrn === "Thumbnails" && /vtt/i.test(s.type))?.url;
-  return { status: "ready", type: info.type, live, ...source, ...(thumbnails && { thumbnails }) };
+  // An asset's poster; a live stream's latest frame.
+  const poster = info.meta.source?.find((s) => /^image\//.test(s.type))?.url;
+  return { status: "ready", type: info.type, live, ...source, ...(thumbnails && { thumbnails }), ...(poster && { poster }) };
 }
 
 /** Resolves a playback ID for a viewer; throws when the server cannot be reached or fails (worth retrying). */

@@ -1,4 +1,4 @@
-import { notFound } from "@/lib/errors";
+import { notFound, Refusal } from "@/lib/errors";
 import type { GatedContent } from "@/lib/access/gate";
 import { withToken } from "@/lib/access/token";
 import { assetForPlayback } from "@/lib/assets/files";
@@ -66,4 +66,18 @@ async function assetSources(row: AssetRow): Promise<PlaybackSource[]> {
     ...(row.files?.thumbnailsVtt ? [{ hrn: "Thumbnails", type: "text/vtt", url: `${assetUrl}/thumbnails/thumbnails.vtt` }] : []),
     ...(row.files?.thumbnail ? [{ ...JPEG, url: `${assetUrl}/thumbnail.jpg` }] : []),
   ];
+}
+
+/**
+ * The name of what a playback id plays, for the player's page to show before any
+ * credential is checked: public content only, since a gated stream's or video's name is
+ * not for viewers who may not watch it.
+ */
+export async function publicName(playbackId: string): Promise<string | undefined> {
+  const playable = await findPlayable(playbackId).catch((err: unknown) => {
+    if (err instanceof Refusal) return undefined;
+    throw err;
+  });
+  const content = playable && gatedContent(playable);
+  return content && (!content.playbackPolicy || content.playbackPolicy.type === "public") ? (playable.stream ?? playable.asset).name : undefined;
 }

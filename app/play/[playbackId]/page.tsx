@@ -1,9 +1,20 @@
 import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
+import { cache } from "react";
 import { PlaybackRefused, Player } from "@/components/player/player";
 import { embedRefusal } from "@/lib/access/embed";
+import { publicName } from "@/lib/playback/service";
 
-export const metadata: Metadata = { title: "Watch" };
+type Params = { params: Promise<{ playbackId: string }> };
+
+/** Asked by the metadata and the page alike: once per request. */
+const nameOf = cache(publicName);
+
+/** The tab (and a shared link's preview) says what plays; a gated stream or video keeps its name to itself. */
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  const name = await nameOf((await params).playbackId);
+  return { title: name ? { absolute: name } : "Watch" };
+}
 export const viewport: Viewport = { themeColor: "#000000", colorScheme: "dark" };
 
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) || undefined;
@@ -12,23 +23,28 @@ const one = (value: string | string[] | undefined) => (Array.isArray(value) ? va
  * The embeddable viewer page: nothing but the player, edge to edge on black. Public (no
  * session, no cookies) and framed by other sites through the dashboard's embed code, except
  * sites a playback policy's allowedOrigins leaves out. A private stream or video plays with the
- * viewer's credential in the link: `?jwt=` or `?accessKey=`.
+ * viewer's credential in the link: `?jwt=` or `?accessKey=`. The player's keyboard shortcuts
+ * work on the whole page, nothing else being there to type into.
  */
 export default async function PlayPage({
   params,
   searchParams,
-}: {
-  params: Promise<{ playbackId: string }>;
+}: Params & {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { playbackId } = await params;
-  const [query, refusal] = await Promise.all([searchParams, embedRefusal(playbackId, await headers())]);
+  const [query, refusal, name] = await Promise.all([searchParams, embedRefusal(playbackId, await headers()), nameOf(playbackId)]);
   return (
     <main className="fixed inset-0 bg-black">
       {refusal ? (
         <PlaybackRefused reason={refusal} />
       ) : (
-        <Player playbackId={playbackId} credential={{ jwt: one(query.jwt), accessKey: one(query.accessKey) }} />
+        <Player
+          playbackId={playbackId}
+          credential={{ jwt: one(query.jwt), accessKey: one(query.accessKey) }}
+          title={name}
+          pageShortcuts
+        />
       )}
     </main>
   );
