@@ -159,12 +159,13 @@ export function VideoPlayer({
       case "ArrowLeft":
       case "ArrowRight":
         if (live || onSlider) return;
-        seek(media.currentTime + (event.key === "ArrowLeft" ? -5 : 5));
+        // From the element's own values: a key pressed again before the next render counts from the last one.
+        withVideo((video) => seek(video.currentTime + (event.key === "ArrowLeft" ? -5 : 5)));
         break;
       case "ArrowUp":
       case "ArrowDown":
         if (onSlider) return;
-        setVolume((media.muted ? 0 : media.volume) + (event.key === "ArrowUp" ? 0.1 : -0.1));
+        withVideo((video) => setVolume((video.muted ? 0 : video.volume) + (event.key === "ArrowUp" ? 0.1 : -0.1)));
         break;
       default:
         return;
