@@ -51,7 +51,13 @@ test("rename a stream, edit its renditions, rotate its key (a live broadcast on 
     await page.reload();
     await expect(heading, "the new name is saved").toHaveText(`Friday show ${unique}`);
 
-    const renditions = page.locator("section, div").filter({ has: page.getByRole("heading", { name: "Renditions" }) }).last();
+    // the card: the innermost box with its heading, its Edit button and its list
+    const renditions = page
+      .locator("div")
+      .filter({ has: page.getByRole("heading", { name: "Renditions" }) })
+      .filter({ has: page.getByRole("button", { name: "Edit" }) })
+      .filter({ has: page.getByRole("list") })
+      .last();
     await renditions.getByRole("button", { name: "Edit" }).click();
     const edit = page.getByRole("dialog", { name: "Edit renditions" });
     await expect(edit.getByLabel("Custom rendition 1 name"), "the stream's own rendition shows as a custom row").toHaveValue("240p");
