@@ -73,6 +73,8 @@ export const streams = pgTable(
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     streamKey: text("stream_key").notNull().unique(),
+    /** Raised each time the stream key is rotated: a broadcast published under an older one is cut. */
+    keyGeneration: integer("key_generation").notNull().default(0),
     playbackId: text("playback_id").notNull().unique(),
     profiles: jsonb("profiles").$type<Profile[]>().notNull().default(sql`'[]'::jsonb`),
     record: boolean("record").notNull().default(false),
@@ -116,6 +118,8 @@ export const sessions = pgTable(
      * (a publish, a reconnect). A node may only write under, and report for, its own epoch.
      */
     epoch: integer("epoch").notNull().default(0),
+    /** The stream's key generation its current epoch was published with (streams.keyGeneration). */
+    keyGeneration: integer("key_generation").notNull().default(0),
     /** Why the session ended: "publisher-left", "node-lost". */
     endReason: text("end_reason"),
     createdAt: createdAt(),

@@ -1,14 +1,15 @@
 "use client";
 
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { PlaybackPolicyCard } from "@/components/access-control/playback-policy-card";
 import { Player } from "@/components/player/player";
 import { PlayerLink, WatchAndShareCard } from "@/components/player/watch-and-share";
-import { buttonClass } from "@/components/ui/button";
+import { Button, buttonClass } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyField } from "@/components/ui/copy";
 import { DangerZone, DetailColumns, DetailHeader, DetailPage, DetailsCard, LabeledValue } from "@/components/ui/detail-page";
-import { AlertIcon, ClockIcon, DownloadIcon, ExternalLinkIcon, LayersIcon } from "@/components/ui/icons";
+import { AlertIcon, ClockIcon, DownloadIcon, ExternalLinkIcon, LayersIcon, PencilIcon } from "@/components/ui/icons";
+import { RenameDialog } from "@/components/ui/rename-dialog";
 import { Spinner } from "@/components/ui/spinner";
 import type { Asset } from "@/lib/assets/schema";
 import { policyOf } from "@/lib/client/access-hooks";
@@ -30,6 +31,25 @@ export function AssetDetail({ id }: { id: string }) {
   );
 }
 
+function RenameAsset({ asset }: { asset: Asset }) {
+  const [open, setOpen] = useState(false);
+  const update = useUpdateAsset(asset.id);
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>
+        <PencilIcon /> Rename
+      </Button>
+      <RenameDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        noun="video"
+        name={asset.name}
+        rename={{ ...update, mutate: (name, options) => update.mutate({ name }, options) }}
+      />
+    </>
+  );
+}
+
 function AssetPage({ asset }: { asset: Asset }) {
   const remove = useDeleteAsset();
   const ready = asset.status.phase === "ready";
@@ -40,18 +60,19 @@ function AssetPage({ asset }: { asset: Asset }) {
         status={<AssetStatusBadge status={asset.status} testId="asset-status" />}
         description={`${sourceLabel(asset.source)} · ${formatDateTime(asset.createdAt)}`}
         actions={
-          ready && (
-            <>
-              {asset.downloadUrl && (
-                <a href={asset.downloadUrl} download className={buttonClass("secondary")}>
-                  <DownloadIcon /> Download
-                </a>
-              )}
+          <>
+            <RenameAsset asset={asset} />
+            {ready && asset.downloadUrl && (
+              <a href={asset.downloadUrl} download className={buttonClass("secondary")}>
+                <DownloadIcon /> Download
+              </a>
+            )}
+            {ready && (
               <a href={`/play/${asset.playbackId}`} target="_blank" rel="noreferrer" className={buttonClass("primary")}>
                 Open player <ExternalLinkIcon />
               </a>
-            </>
-          )
+            )}
+          </>
         }
       />
 

@@ -2,57 +2,14 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { Button } from "@/components/ui/button";
-import { cx } from "@/components/ui/cx";
 import { Checkbox, Field, Input } from "@/components/ui/field";
 import { FormFooter } from "@/components/ui/form-footer";
-import { CheckIcon, PlusIcon, XIcon } from "@/components/ui/icons";
 import { Modal, ModalBody } from "@/components/ui/modal";
 import { FormErrors } from "@/components/ui/states";
 import { ApiRequestError } from "@/lib/client/api";
-import { formatBitrate } from "@/lib/client/format";
 import { useCreateStream } from "@/lib/client/hooks";
-import { RENDITION_PRESETS } from "@/lib/client/renditions";
 import type { Profile } from "@/lib/streams/schema";
-
-/** A custom rendition as typed: strings until submitted; bitrate in kbps, as encoders show it. */
-interface CustomRow {
-  key: number;
-  name: string;
-  width: string;
-  height: string;
-  kbps: string;
-  fps: string;
-}
-
-/** The columns of a custom rendition row: its field, the column's label, and the input's accessible name. */
-const CUSTOM_FIELDS: { field: Exclude<keyof CustomRow, "key">; label: string; aria: string; placeholder: string }[] = [
-  { field: "name", label: "Name", aria: "name", placeholder: "1080p" },
-  { field: "width", label: "Width", aria: "width", placeholder: "1920" },
-  { field: "height", label: "Height", aria: "height", placeholder: "1080" },
-  { field: "kbps", label: "Bitrate (kbps)", aria: "bitrate in kbps", placeholder: "6000" },
-  { field: "fps", label: "FPS", aria: "frames per second", placeholder: "30" },
-];
-
-let rowKey = 0;
-const newRow = (): CustomRow => ({ key: ++rowKey, name: "", width: "", height: "", kbps: "", fps: "30" });
-
-function toProfile(row: CustomRow, index: number): Profile {
-  const number = (value: string, what: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n <= 0) throw new ApiRequestError(422, [`Custom rendition ${index + 1}: ${what} must be a whole number above 0.`]);
-    return n;
-  };
-  const width = number(row.width, "width");
-  const height = number(row.height, "height");
-  return {
-    name: row.name.trim() || `${height}p`,
-    width,
-    height,
-    bitrate: number(row.kbps, "bitrate") * 1000,
-    fps: number(row.fps, "frame rate"),
-  };
-}
+import { ALL_PRESETS, profilesOf, RenditionsEditor } from "./renditions-editor";
 
 export function CreateStreamDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
@@ -72,21 +29,9 @@ function CreateStreamForm({ onClose }: { onClose: () => void }) {
   const router = useRouter();
   const create = useCreateStream();
   const [name, setName] = useState("");
-  const [presets, setPresets] = useState(() => new Set(RENDITION_PRESETS.map((p) => p.name)));
-  const [custom, setCustom] = useState<CustomRow[]>([]);
+  const [renditions, setRenditions] = useState(ALL_PRESETS);
   const [record, setRecord] = useState(false);
   const [localError, setLocalError] = useState<Error | null>(null);
-
-  const togglePreset = (presetName: string) =>
-    setPresets((current) => {
-      const next = new Set(current);
-      if (next.has(presetName)) next.delete(presetName);
-      else next.add(presetName);
-      return next;
-    });
-
-  const updateRow = (key: number, patch: Partial<CustomRow>) =>
-    setCustom((rows) => rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -94,16 +39,7 @@ function CreateStreamForm({ onClose }: { onClose: () => void }) {
     let profiles: Profile[];
     try {
       if (!name.trim()) throw new ApiRequestError(422, ["Give your stream a name."]);
-      profiles = [...RENDITION_PRESETS.filter((p) => presets.has(p.name)), ...custom.map(toProfile)];
-      const names = profiles.map((p) => p.name);
-      const clash = names.find((n, i) => n === "source" || names.indexOf(n) !== i);
-      if (clash) {
-        throw new ApiRequestError(422, [
-          clash === "source"
-            ? "“source” is the name of the original quality; pick another name."
-            : `Two renditions are named “${clash}”; give each its own name.`,
-        ]);
-      }
+      profiles = profilesOf(renditions);
     } catch (err) {
       setLocalError(err as Error);
       return;
@@ -118,8 +54,6 @@ function CreateStreamForm({ onClose }: { onClose: () => void }) {
       },
     );
   };
-
-  const total = presets.size + custom.length;
 
   return (
     <form onSubmit={submit} noValidate>
@@ -136,100 +70,7 @@ function CreateStreamForm({ onClose }: { onClose: () => void }) {
           />
         </Field>
 
-        <fieldset>
-          <legend className="text-sm font-medium text-zinc-800">Renditions</legend>
-          <p className="mt-0.5 text-xs text-zinc-500">
-            Viewers&apos; players switch between these to match their connection. The original quality is always offered as
-            &ldquo;source&rdquo;.
-          </p>
-          <div className="mt-3 grid gap-2.5 sm:grid-cols-3">
-            {RENDITION_PRESETS.map((preset) => {
-              const checked = presets.has(preset.name);
-              return (
-                <label
-                  key={preset.name}
-                  className={cx(
-                    "relative flex cursor-pointer flex-col rounded-xl px-4 py-3 ring-1 transition-colors ring-inset",
-                    checked ? "bg-indigo-50/60 ring-2 ring-indigo-600" : "bg-white ring-zinc-200 hover:bg-zinc-50",
-                  )}
-                >
-                  <input
-                    type="checkbox"
-                    className="sr-only"
-                    checked={checked}
-                    onChange={() => togglePreset(preset.name)}
-                    aria-label={`${preset.name} preset`}
-                  />
-                  <span className="flex items-center justify-between">
-                    <span className="text-base font-semibold text-zinc-900">{preset.name}</span>
-                    <span
-                      className={cx(
-                        "flex size-5 items-center justify-center rounded-full",
-                        checked ? "bg-indigo-600 text-white" : "ring-1 ring-zinc-300",
-                      )}
-                    >
-                      {checked && <CheckIcon className="size-3.5" strokeWidth={3} />}
-                    </span>
-                  </span>
-                  <span className="mt-1 text-xs text-zinc-600">
-                    {preset.width}×{preset.height}
-                  </span>
-                  <span className="text-xs text-zinc-500">
-                    {formatBitrate(preset.bitrate)} · {preset.fps} fps
-                  </span>
-                </label>
-              );
-            })}
-          </div>
-
-          {custom.length > 0 && (
-            <div className="mt-4 space-y-2">
-              <div className="hidden grid-cols-[1.3fr_1fr_1fr_1.2fr_0.8fr_auto] gap-2 px-0.5 text-xs font-medium text-zinc-500 sm:grid">
-                {CUSTOM_FIELDS.map(({ field, label }) => (
-                  <span key={field}>{label}</span>
-                ))}
-                <span className="w-8" />
-              </div>
-              {custom.map((row, i) => (
-                <div
-                  key={row.key}
-                  className="grid grid-cols-2 gap-2 rounded-lg bg-zinc-50 p-2 sm:grid-cols-[1.3fr_1fr_1fr_1.2fr_0.8fr_auto] sm:bg-transparent sm:p-0"
-                >
-                  {CUSTOM_FIELDS.map(({ field, label, aria, placeholder }) => (
-                    <label key={field} className="block">
-                      <span className="mb-1 block text-xs text-zinc-500 sm:sr-only">{label}</span>
-                      <Input
-                        aria-label={`Custom rendition ${i + 1} ${aria}`}
-                        placeholder={placeholder}
-                        inputMode={field === "name" ? undefined : "numeric"}
-                        value={row[field]}
-                        onChange={(e) => updateRow(row.key, { [field]: e.target.value })}
-                      />
-                    </label>
-                  ))}
-                  <Button
-                    variant="ghost"
-                    className="self-end sm:w-9 sm:px-0"
-                    aria-label={`Remove custom rendition ${i + 1}`}
-                    onClick={() => setCustom((rows) => rows.filter((r) => r.key !== row.key))}
-                  >
-                    <XIcon className="size-4" />
-                    <span className="sm:hidden">Remove</span>
-                  </Button>
-                </div>
-              ))}
-            </div>
-          )}
-
-          <div className="mt-3 flex items-center justify-between">
-            <Button variant="ghost" size="sm" onClick={() => setCustom((rows) => [...rows, newRow()])}>
-              <PlusIcon /> Add custom rendition
-            </Button>
-            <span className="text-xs text-zinc-500">
-              {total === 0 ? "Source only" : `Source + ${total} rendition${total === 1 ? "" : "s"}`}
-            </span>
-          </div>
-        </fieldset>
+        <RenditionsEditor value={renditions} onChange={setRenditions} />
 
         <div className="rounded-xl bg-zinc-50 px-4 py-3 ring-1 ring-zinc-200 ring-inset">
           <Checkbox

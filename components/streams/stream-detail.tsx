@@ -1,18 +1,24 @@
 "use client";
 
 import Link from "next/link";
+import { useState, type FormEvent } from "react";
 import { PlaybackPolicyCard } from "@/components/access-control/playback-policy-card";
 import { PlayerLink, WatchAndShareCard } from "@/components/player/watch-and-share";
 import { Badge, StreamStatus } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm";
 import { CopyField } from "@/components/ui/copy";
 import { DangerZone, DetailColumns, DetailHeader, DetailPage, DetailsCard, LabeledValue } from "@/components/ui/detail-page";
-import { AlertIcon, BroadcastIcon, ExternalLinkIcon, LayersIcon, PauseIcon } from "@/components/ui/icons";
+import { FormFooter } from "@/components/ui/form-footer";
+import { AlertIcon, BroadcastIcon, ExternalLinkIcon, KeyIcon, LayersIcon, PauseIcon, PencilIcon } from "@/components/ui/icons";
+import { Modal, ModalBody } from "@/components/ui/modal";
+import { RenameDialog } from "@/components/ui/rename-dialog";
 import { Switch } from "@/components/ui/switch";
 import { EmptyState, FormErrors, LoadingState } from "@/components/ui/states";
 import { policyOf } from "@/lib/client/access-hooks";
 import { formatBitrate, formatDateTime, formatDuration, timeAgo } from "@/lib/client/format";
-import { useDeleteStream, useStreamBroadcasts, useUpdateStream } from "@/lib/client/hooks";
+import { useDeleteStream, useRotateStreamKey, useStreamBroadcasts, useUpdateStream } from "@/lib/client/hooks";
 import { useIngestUrl } from "@/lib/client/location";
 import type { Session } from "@/lib/sessions/schema";
 import type { Stream } from "@/lib/streams/schema";
@@ -20,6 +26,7 @@ import { ClipsCard } from "./clips-card";
 import { IngestHealthCard } from "./ingest-health-card";
 import { LivePreviewCard } from "./live-preview-card";
 import { MultistreamCard } from "./multistream-card";
+import { choiceOf, profilesOf, RenditionsEditor } from "./renditions-editor";
 
 type Sessions = ReturnType<typeof useStreamBroadcasts>["sessions"];
 
@@ -42,6 +49,7 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
         title={stream.name}
         status={<StreamStatus isActive={stream.isActive} starting={starting} suspended={stream.suspended} testId="stream-status" />}
         description={`Created ${formatDateTime(stream.createdAt)}${stream.lastSeen ? ` · last live ${timeAgo(stream.lastSeen)}` : " · never live yet"}`}
+        actions={<RenameStream stream={stream} />}
       />
 
       {stream.suspended && (
@@ -70,7 +78,7 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
           <>
             <IngestHealthCard stream={stream} />
             <SettingsCard stream={stream} />
-            <RenditionsCard stream={stream} />
+            <RenditionsCard stream={stream} live={stream.isActive || starting} />
             <StreamDetails stream={stream} />
             <DangerZone remove={remove} description="Its key stops working and its player link goes dark.">
               <strong className="font-semibold text-zinc-900">{stream.name}</strong> will be deleted. Encoders using its key will be
@@ -80,6 +88,56 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
         }
       />
     </>
+  );
+}
+
+function RenameStream({ stream }: { stream: Stream }) {
+  const [open, setOpen] = useState(false);
+  const update = useUpdateStream(stream.id);
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>
+        <PencilIcon /> Rename
+      </Button>
+      <RenameDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        noun="stream"
+        name={stream.name}
+        rename={{ ...update, mutate: (name, options) => update.mutate({ name }, options) }}
+      />
+    </>
+  );
+}
+
+/** A leaked key is replaced at once: whoever holds it (even mid-broadcast) is cut off. */
+function RotateKey({ stream }: { stream: Stream }) {
+  const [open, setOpen] = useState(false);
+  const rotate = useRotateStreamKey(stream.id);
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-zinc-50 px-3.5 py-2.5 ring-1 ring-zinc-200 ring-inset">
+      <p className="text-xs text-zinc-600">Key leaked, or shared with someone who should no longer broadcast?</p>
+      <Button size="sm" onClick={() => setOpen(true)}>
+        <KeyIcon /> Rotate key
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        onConfirm={() => rotate.mutate(undefined, { onSuccess: () => setOpen(false) })}
+        title="Rotate the stream key?"
+        confirmLabel="Rotate key"
+        action={rotate}
+      >
+        <p>
+          <strong className="font-semibold text-zinc-900">{stream.name}</strong> gets a new stream key. Encoders using the current
+          key are refused from now on: update the key in OBS or your encoder.
+        </p>
+        {stream.isActive && (
+          <p className="mt-2 font-medium text-red-700">This stream is live: the broadcast will be cut within a second or two.</p>
+        )}
+        {!stream.isActive && <p className="mt-2">If a broadcast is live on the current key, it will be cut.</p>}
+      </ConfirmDialog>
+    </div>
   );
 }
 
@@ -101,6 +159,7 @@ function ConnectCard({ stream }: { stream: Stream }) {
             <CopyField value={stream.streamKey} label="stream key" secret testId="stream-key" />
           </LabeledValue>
         )}
+        {stream.streamKey && <RotateKey stream={stream} />}
       </CardBody>
     </Card>
   );
@@ -182,10 +241,20 @@ function SettingsCard({ stream }: { stream: Stream }) {
   );
 }
 
-function RenditionsCard({ stream }: { stream: Stream }) {
+function RenditionsCard({ stream, live }: { stream: Stream; live: boolean }) {
+  const [editing, setEditing] = useState(false);
   return (
     <Card>
-      <CardHeader icon={<LayersIcon className="size-4" />} title="Renditions" />
+      <CardHeader
+        icon={<LayersIcon className="size-4" />}
+        title="Renditions"
+        description={live ? "Can change once the broadcast ends." : undefined}
+        action={
+          <Button size="sm" variant="ghost" disabled={live} onClick={() => setEditing(true)}>
+            <PencilIcon /> Edit
+          </Button>
+        }
+      />
       <ul className="divide-y divide-zinc-100 text-sm">
         <li className="flex items-center justify-between px-5 py-2.5">
           <span className="font-mono text-zinc-900">source</span>
@@ -200,7 +269,41 @@ function RenditionsCard({ stream }: { stream: Stream }) {
           </li>
         ))}
       </ul>
+      <Modal
+        open={editing}
+        onClose={() => setEditing(false)}
+        title="Edit renditions"
+        description="The next broadcast uses them; a live broadcast keeps the ones it started with."
+        wide
+      >
+        <EditRenditionsForm stream={stream} onClose={() => setEditing(false)} />
+      </Modal>
     </Card>
+  );
+}
+
+function EditRenditionsForm({ stream, onClose }: { stream: Stream; onClose: () => void }) {
+  const update = useUpdateStream(stream.id);
+  const [renditions, setRenditions] = useState(() => choiceOf(stream.profiles));
+  const [localError, setLocalError] = useState<Error | null>(null);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setLocalError(null);
+    try {
+      const profiles = profilesOf(renditions);
+      update.mutate({ profiles }, { onSuccess: onClose });
+    } catch (err) {
+      setLocalError(err as Error);
+    }
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <ModalBody>
+        <FormErrors error={localError ?? update.error} />
+        <RenditionsEditor value={renditions} onChange={setRenditions} />
+      </ModalBody>
+      <FormFooter submit="Save renditions" pending={update.isPending} onCancel={onClose} />
+    </form>
   );
 }
 

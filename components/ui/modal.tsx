@@ -5,6 +5,9 @@ import { IconButton } from "./button";
 import { cx } from "./cx";
 import { XIcon } from "./icons";
 
+/** Where typing starts: the first text field or list, not a checkbox (focusing it would only draw a ring). */
+const FIRST_FIELD = 'input:not([type="checkbox"]):not([type="radio"]):not([type="hidden"]):not(:disabled), textarea:not(:disabled), select:not(:disabled)';
+
 /**
  * A modal on the native <dialog>: focus trapping, Escape and the top layer come
  * from the browser. Content mounts only while open, so forms start fresh each time.
@@ -33,7 +36,11 @@ export function Modal({
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // React's autoFocus ran while the dialog was still closed, where focus cannot land: the first field takes it now.
+      dialog.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
 

@@ -148,6 +148,18 @@ export function useUpdateStream(id: string) {
   });
 }
 
+/** A new stream key: the old one stops working, and a broadcast on it is cut. */
+export function useRotateStreamKey(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<Stream>(`/api/stream/${enc(id)}/rotate-key`, "POST"),
+    onSuccess: (stream) => {
+      qc.setQueryData(keys.stream(id), stream);
+      return qc.invalidateQueries({ queryKey: keys.streams });
+    },
+  });
+}
+
 export function useDeleteStream() {
   const qc = useQueryClient();
   return useMutation({

@@ -43,7 +43,7 @@ export const Heartbeat = z.object({
 });
 export type Heartbeat = z.infer<typeof Heartbeat>;
 
-/** What the app answers a heartbeat: stop the broadcast (suspended or deleted), and the current targets. */
+/** What the app answers a heartbeat: stop the broadcast (suspended, deleted or its key rotated), and the current targets. */
 export const HeartbeatReply = z.object({ stop: z.boolean(), targets: z.array(LiveTarget) });
 export type HeartbeatReply = z.infer<typeof HeartbeatReply>;
 

@@ -64,7 +64,15 @@ export async function authorizePublish(streamKey: string, nodeId: string): Promi
     const [resumable] = stream.record
       ? await tx
           .update(sessions)
-          .set({ isActive: true, endedAt: null, endReason: null, lastSeen: now, mediaNodeId: nodeId, epoch: sql`${sessions.epoch} + 1` })
+          .set({
+            isActive: true,
+            endedAt: null,
+            endReason: null,
+            lastSeen: now,
+            mediaNodeId: nodeId,
+            epoch: sql`${sessions.epoch} + 1`,
+            keyGeneration: stream.keyGeneration,
+          })
           .where(
             and(
               eq(sessions.id, sql`(SELECT id FROM sessions WHERE parent_id = ${stream.id} ORDER BY created_at DESC LIMIT 1)`),
@@ -159,7 +167,8 @@ export async function heartbeat(beat: Heartbeat): Promise<HeartbeatReply> {
     })
     .where(eq(streams.id, session.parentId))
     .returning();
-  const stop = !stream || stream.suspended || stream.deletedAt !== null;
+  // A rotated key cuts the broadcast published with the old one.
+  const stop = !stream || stream.suspended || stream.deletedAt !== null || stream.keyGeneration !== session.keyGeneration;
   return { stop, targets: stop ? [] : await liveTargets(stream) };
 }
 

@@ -69,6 +69,7 @@ export async function createSession(
       name: stream.name,
       record: stream.record,
       profiles: stream.profiles,
+      keyGeneration: stream.keyGeneration,
       isActive: true,
       lastSeen: now,
       createdAt: now,

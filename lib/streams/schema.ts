@@ -37,9 +37,11 @@ export type TargetRef = z.infer<typeof TargetRef>;
 
 const Multistream = z.strictObject({ targets: z.array(TargetRef).max(20) });
 
+const StreamName = z.string().trim().min(1, "must not be empty").max(500);
+
 export const StreamCreate = z
   .strictObject({
-    name: z.string().trim().min(1, "must not be empty").max(500),
+    name: StreamName,
     profiles: Profiles.optional(),
     record: z.boolean().optional(),
     multistream: Multistream.optional(),
@@ -50,6 +52,8 @@ export type StreamCreate = z.infer<typeof StreamCreate>;
 
 export const StreamPatch = z
   .strictObject({
+    name: StreamName.optional().describe("Castline addition"),
+    profiles: Profiles.optional().describe("Castline addition: the renditions; only while the stream is idle (409 while live)"),
     record: z.boolean().optional(),
     suspended: z.boolean().optional(),
     multistream: Multistream.optional(),

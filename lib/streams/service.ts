@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { db } from "@/db/client";
+import { db, type Database } from "@/db/client";
 import { multistreamTargets, sessions, streams } from "@/db/schema";
 import { checkPlaybackPolicy } from "@/lib/access/policy";
 import { compact } from "@/lib/compact";
-import { invalid, notFound } from "@/lib/errors";
+import { conflict, invalid, notFound } from "@/lib/errors";
 import { pageWindow, toPage, type Page, type PageQuery } from "@/db/pagination";
 import { newId, newPlaybackId, newStreamKey } from "@/lib/ids";
 import { findSessionRow, pageSessionRows, sessionAsChildStream } from "@/lib/sessions/service";
@@ -149,24 +149,57 @@ export async function listStreams(userId: string, opts: StreamListOptions): Prom
   return { items: page.items.map((m) => m.object), next: page.next };
 }
 
-export async function updateStream(userId: string, id: string, patch: StreamPatch): Promise<StreamRow> {
+/**
+ * Renditions change only while the stream is idle: a live broadcast keeps the ladder it
+ * started with. The stream row is locked while deciding, as a publish locks it, so a
+ * broadcast cannot start in between.
+ */
+export async function updateStream(userId: string, id: string, patch: StreamPatch): Promise<void> {
   const row = await requireStreamRow(userId, id);
+  const profiles = patch.profiles ?? row.profiles;
   const changes: Partial<StreamRow> = {};
+  if (patch.name !== undefined) changes.name = patch.name;
   if (patch.record !== undefined) changes.record = patch.record;
   if (patch.suspended !== undefined) changes.suspended = patch.suspended;
-  if (patch.multistream) {
-    await checkTargetRefs(userId, patch.multistream.targets, row.profiles);
-    changes.multistreamTargets = normalizeRefs(patch.multistream.targets);
+  if (patch.profiles) changes.profiles = patch.profiles;
+  if (patch.multistream || patch.profiles) {
+    const refs = patch.multistream?.targets ?? row.multistreamTargets;
+    await checkTargetRefs(userId, refs, profiles);
+    changes.multistreamTargets = normalizeRefs(refs);
   }
   if (patch.playbackPolicy !== undefined) changes.playbackPolicy = await checkPlaybackPolicy(userId, patch.playbackPolicy);
-  if (!Object.keys(changes).length) return row;
-  const [updated] = await db()
+  if (!Object.keys(changes).length) return;
+  await db().transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ id: streams.id })
+      .from(streams)
+      .where(and(eq(streams.id, id), isNull(streams.deletedAt)))
+      .for("update");
+    if (!locked) throw notFound("stream");
+    if (patch.profiles && (await liveSessionOf(tx, id))) {
+      throw conflict("the renditions of a live stream cannot change: end the broadcast, then change them");
+    }
+    await tx.update(streams).set(changes).where(eq(streams.id, id));
+  });
+}
+
+const liveSessionOf = (tx: Pick<Database, "query">, streamId: string) =>
+  tx.query.sessions.findFirst({ columns: { id: true }, where: and(eq(sessions.parentId, streamId), eq(sessions.isActive, true)) });
+
+/**
+ * A new stream key: a publish with the old one is refused from now on, and a broadcast
+ * published with it is cut at its media node's next heartbeat (the session's key
+ * generation no longer matches the stream's).
+ */
+export async function rotateStreamKey(userId: string, id: string): Promise<Stream> {
+  await requireStreamRow(userId, id);
+  const [row] = await db()
     .update(streams)
-    .set(changes)
-    .where(and(eq(streams.id, id), isNull(streams.deletedAt)))
+    .set({ streamKey: newStreamKey(), keyGeneration: sql`${streams.keyGeneration} + 1` })
+    .where(and(eq(streams.id, id), eq(streams.userId, userId), isNull(streams.deletedAt)))
     .returning();
-  if (!updated) throw notFound("stream");
-  return updated;
+  if (!row) throw notFound("stream");
+  return serializeStream(row);
 }
 
 export async function deleteStream(userId: string, id: string): Promise<void> {

@@ -1,0 +1,109 @@
+import { expect, test, type Page } from "@playwright/test";
+import { publish, rtmpUrl, type Running } from "../test/support/media";
+
+/** A creator renames a stream and a video, changes the renditions, and rotates a leaked key. */
+
+const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const SHOTS = process.env.SCREENSHOT_DIR;
+
+async function signUp(page: Page) {
+  await page.goto("/sign-up");
+  await page.getByLabel("Email").fill(`edit-${unique}@example.com`);
+  await page.getByLabel("Password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/streams$/);
+}
+
+/** Screenshots for a look at the layout, at desktop and phone widths, when SCREENSHOT_DIR is set. */
+async function shoot(page: Page, name: string) {
+  if (!SHOTS) return;
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+test("rename a stream, edit its renditions, rotate its key (a live broadcast on the old key is cut)", async ({ page }) => {
+  let publisher: Running | undefined;
+  try {
+    await signUp(page);
+    const res = await page.request.post("/api/stream", { data: { name: `Show ${unique}`, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] } });
+    expect(res.status()).toBe(201);
+    const stream = (await res.json()) as { id: string; streamKey: string };
+    await page.goto(`/streams/${stream.id}`);
+    const heading = page.getByRole("heading", { level: 1 });
+    await expect(heading).toHaveText(`Show ${unique}`);
+
+    await page.getByRole("button", { name: "Rename" }).click();
+    const rename = page.getByRole("dialog", { name: "Rename stream" });
+    const name = rename.getByLabel("Name");
+    await expect(name, "the name field is focused").toBeFocused();
+    await expect(name).toHaveValue(`Show ${unique}`);
+    await shoot(page, "rename-stream");
+    await name.fill("   ");
+    await rename.getByRole("button", { name: "Save" }).click();
+    await expect(rename.getByRole("alert")).toContainText("Give the stream a name");
+    await name.fill(`Friday show ${unique}`);
+    await rename.getByRole("button", { name: "Save" }).click();
+    await expect(rename).toBeHidden();
+    await expect(heading).toHaveText(`Friday show ${unique}`);
+    await page.reload();
+    await expect(heading, "the new name is saved").toHaveText(`Friday show ${unique}`);
+
+    // the card: the innermost box with its heading, its Edit button and its list
+    const renditions = page
+      .locator("div")
+      .filter({ has: page.getByRole("heading", { name: "Renditions" }) })
+      .filter({ has: page.getByRole("button", { name: "Edit" }) })
+      .filter({ has: page.getByRole("list") })
+      .last();
+    await renditions.getByRole("button", { name: "Edit" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit renditions" });
+    await expect(edit.getByLabel("Custom rendition 1 name"), "the stream's own rendition shows as a custom row").toHaveValue("240p");
+    await edit.getByLabel("360p preset").check({ force: true });
+    await shoot(page, "edit-renditions");
+    await edit.getByRole("button", { name: "Save renditions" }).click();
+    await expect(edit).toBeHidden();
+    await expect(renditions).toContainText("360p");
+    expect(((await (await page.request.get(`/api/stream/${stream.id}`)).json()) as { profiles: { name: string }[] }).profiles.map((p) => p.name)).toEqual(["360p", "240p"]);
+
+    publisher = publish(rtmpUrl(stream.streamKey));
+    await expect(page.getByTestId("stream-status")).toHaveText("Live", { timeout: 60_000 });
+    await expect(renditions.getByRole("button", { name: "Edit" }), "renditions are fixed while live").toBeDisabled();
+
+    await page.getByRole("button", { name: "Rotate key" }).click();
+    const confirm = page.getByRole("dialog", { name: "Rotate the stream key?" });
+    await expect(confirm).toContainText("This stream is live: the broadcast will be cut");
+    await shoot(page, "rotate-key");
+    await confirm.getByRole("button", { name: "Rotate key" }).click();
+    await expect(confirm).toBeHidden();
+    const exited = await Promise.race([publisher.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 10_000))]);
+    expect(exited, "the encoder on the old key is cut").toBe(true);
+    await expect(page.getByTestId("stream-status")).toHaveText("Idle", { timeout: 30_000 });
+    const after = (await (await page.request.get(`/api/stream/${stream.id}`)).json()) as { streamKey: string };
+    expect(after.streamKey).not.toBe(stream.streamKey);
+    await page.getByRole("button", { name: "Reveal stream key" }).click();
+    await expect(page.getByTestId("stream-key"), "the page shows the new key").toHaveText(after.streamKey);
+  } finally {
+    await publisher?.stop();
+  }
+});
+
+test("rename a video", async ({ page }) => {
+  await signUp(page);
+  const res = await page.request.post("/api/asset/request-upload", { data: { name: `Clip ${unique}` } });
+  expect(res.status()).toBe(200);
+  const { asset } = (await res.json()) as { asset: { id: string } };
+  await page.goto(`/assets/${asset.id}`);
+  await page.getByRole("button", { name: "Rename" }).click();
+  const rename = page.getByRole("dialog", { name: "Rename video" });
+  await expect(rename.getByLabel("Name")).toBeFocused();
+  await rename.getByLabel("Name").fill(`Best of ${unique}`);
+  await shoot(page, "rename-video");
+  await rename.getByRole("button", { name: "Save" }).click();
+  await expect(rename).toBeHidden();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Best of ${unique}`);
+  const saved = (await (await page.request.get(`/api/asset/${asset.id}`)).json()) as { name: string };
+  expect(saved.name).toBe(`Best of ${unique}`);
+});
