@@ -71,11 +71,11 @@ describe("finding things in lists", () => {
     const b = (await api.post("stream", { name: "beta" })).body;
     const sa = await startSession(a.id);
     const sb = await startSession(b.id);
-    await db().update(streams).set({ lastSeen: 10 }).where(eq(streams.id, a.id));
-    await db().update(streams).set({ lastSeen: 40 }).where(eq(streams.id, b.id));
     // ended broadcasts: a session left active without a media node would be ended meanwhile, moving its last seen
     await db().update(sessions).set({ lastSeen: 20, isActive: false, endedAt: 20 }).where(eq(sessions.id, sa.id));
     await db().update(sessions).set({ lastSeen: 30, isActive: false, endedAt: 30 }).where(eq(sessions.id, sb.id));
+    await db().update(streams).set({ lastSeen: 10 }).where(eq(streams.id, a.id));
+    await db().update(streams).set({ lastSeen: 40 }).where(eq(streams.id, b.id));
     const all = await walk(api, "stream?limit=1&order=lastSeen-true");
     assert.deepEqual(all.map((s) => s.id), [b.id, sb.id, sa.id, a.id]);
     assert.deepEqual((await walk(api, "stream?limit=1&order=lastSeen-false")).map((s) => s.id), [a.id, sa.id, sb.id, b.id]);
