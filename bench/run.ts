@@ -42,7 +42,7 @@ async function main() {
     const only = process.argv.slice(2);
     const wanted = (section: string) => !only.length || only.includes(section);
     if (wanted("api")) await benchApi({ appUrl: app.url, key, streamId: stream.id, env });
-    if (wanted("lists")) await benchLists({ appUrl: app.url });
+    if (wanted("lists")) await benchLists({ appUrl: app.url, env });
     if (wanted("jobs")) await benchJobs();
     if (wanted("webhooks")) await benchWebhooks({ userId: user.id });
     if (wanted("vod")) await benchVod({ appUrl: app.url, key, appPid: app.child.pid!, dataDir });
