@@ -93,8 +93,6 @@ export function toPage<T>(rows: T[], limit: number, at: (row: T) => Position, or
   return { items, next: encodeCursor(at(items[items.length - 1]), order) };
 }
 
-export const byCreatedAt = (row: { createdAt: number; id: string }): Position => ({ key: row.createdAt, id: row.id });
-
 /** Sorts merged rows of several tables as one list in `order`. */
 export function compareBy(order: Order) {
   return (a: Position, b: Position) => {

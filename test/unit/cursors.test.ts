@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { byCreatedAt, compareBy, decodeCursor, encodeCursor, toPage } from "@/db/pagination";
+import { compareBy, decodeCursor, encodeCursor, toPage } from "@/db/pagination";
 import { OrderParam } from "@/lib/api/list-query";
 
 test("a cursor round-trips the position of the last item, and garbage decodes to nothing", () => {
@@ -34,6 +34,7 @@ test("order=<key>-<true|false> reads as key and direction, newest first by defau
 });
 
 test("a page fetched with one row more says where the next page starts", () => {
+  const byCreatedAt = (row: { createdAt: number; id: string }) => ({ key: row.createdAt, id: row.id });
   const rows = [3, 2, 1].map((n) => ({ createdAt: n, id: `id${n}` }));
   assert.deepEqual(toPage(rows, 3, byCreatedAt), { items: rows });
   const page = toPage(rows, 2, byCreatedAt);
