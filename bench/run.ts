@@ -14,6 +14,7 @@ import { benchClips } from "./clips";
 import { benchIpfs } from "./ipfs";
 import { benchJobs } from "./jobs";
 import { benchLadder } from "./ladder";
+import { benchLists } from "./lists";
 import { benchCapacity, benchLive } from "./live";
 import { benchOrigin } from "./origin";
 import { startS3App, type S3App } from "./s3-app";
@@ -41,6 +42,7 @@ async function main() {
     const only = process.argv.slice(2);
     const wanted = (section: string) => !only.length || only.includes(section);
     if (wanted("api")) await benchApi({ appUrl: app.url, key, streamId: stream.id, env });
+    if (wanted("lists")) await benchLists({ appUrl: app.url, env });
     if (wanted("jobs")) await benchJobs();
     if (wanted("webhooks")) await benchWebhooks({ userId: user.id });
     if (wanted("vod")) await benchVod({ appUrl: app.url, key, appPid: app.child.pid!, dataDir });

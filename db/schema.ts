@@ -91,7 +91,13 @@ export const streams = pgTable(
     /** Deleted streams stay for their sessions' recordings, hidden from the API. */
     deletedAt: ms("deleted_at"),
   },
-  (t) => [index("streams_user_idx").on(t.userId, t.createdAt, t.id)],
+  (t) => [
+    index("streams_user_idx").on(t.userId, t.createdAt, t.id),
+    // Lists sorted by last seen (never seen: 0, the oldest), paged by (key, id).
+    index("streams_user_last_seen_idx").on(t.userId, sql`coalesce(${t.lastSeen}, 0)`, t.id),
+    // Name search is a case-insensitive substring (ILIKE '%…%'): trigrams serve it.
+    index("streams_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+  ],
 );
 
 export const sessions = pgTable(
@@ -128,6 +134,7 @@ export const sessions = pgTable(
   (t) => [
     index("sessions_user_idx").on(t.userId, t.createdAt, t.id),
     index("sessions_parent_idx").on(t.parentId, t.createdAt, t.id),
+    index("sessions_user_last_seen_idx").on(t.userId, sql`coalesce(${t.lastSeen}, 0)`, t.id),
   ],
 );
 
@@ -302,7 +309,13 @@ export const assets = pgTable(
     /** The claim lapses at this time unless bytes keep arriving (UPLOAD_LEASE_S). */
     uploadLeaseUntil: ms("upload_lease_until"),
   },
-  (t) => [index("assets_user_idx").on(t.userId, t.createdAt, t.id), index("assets_upload_lease_idx").on(t.uploadLeaseUntil)],
+  (t) => [
+    index("assets_user_idx").on(t.userId, t.createdAt, t.id),
+    index("assets_upload_lease_idx").on(t.uploadLeaseUntil),
+    // Lists sorted by duration (not yet probed: 0), the expression lib/assets/service.ts sorts by.
+    index("assets_user_duration_idx").on(t.userId, sql`coalesce((${t.videoSpec}->>'duration')::double precision, 0)`, t.id),
+    index("assets_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+  ],
 );
 
 /**

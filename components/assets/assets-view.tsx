@@ -4,12 +4,14 @@ import Link from "next/link";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/cx";
-import { ChevronRightIcon, GridIcon, LinkIcon, ListIcon, UploadIcon } from "@/components/ui/icons";
+import { ChevronRightIcon, GridIcon, LinkIcon, ListIcon, SearchIcon, UploadIcon } from "@/components/ui/icons";
 import { LoadMore } from "@/components/ui/list-page";
-import { ErrorState, PageHeader, SkeletonCards } from "@/components/ui/states";
+import { ListSelect, ListToolbar, SearchBox } from "@/components/ui/list-toolbar";
+import { EmptyState, ErrorState, PageHeader, SkeletonCards } from "@/components/ui/states";
 import type { Asset } from "@/lib/assets/schema";
 import { assetSettled, useAssets } from "@/lib/client/asset-hooks";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
+import { useListParams } from "@/lib/client/list-params";
 import { formatBytes, formatTimecode, resolution, sourceLabel } from "./asset-info";
 import { AssetStatusBadge } from "./asset-status";
 import { LadderProgress } from "./renditions-card";
@@ -37,14 +39,63 @@ function useLayout(): [Layout, (layout: Layout) => void] {
   ];
 }
 
+const PHASES = [
+  ["", "All"],
+  ["ready", "Ready"],
+  ["processing", "Processing"],
+  ["waiting", "Waiting for upload"],
+  ["failed", "Failed"],
+] as const;
+const SOURCES = [
+  ["", "All"],
+  ["directUpload", "Uploads"],
+  ["url", "Imports"],
+  ["recording", "Recordings"],
+  ["clip", "Clips"],
+] as const;
+/** Duration choices, each a range of the API's videoSpec.duration filter (seconds). */
+const DURATIONS = {
+  "": ["Any", undefined],
+  short: ["Under 1 min", { lt: 60 }],
+  medium: ["1 to 10 min", { gt: 60, lt: 600 }],
+  long: ["Over 10 min", { gt: 600 }],
+} as const;
+const ORDERS = [
+  ["", "Newest"],
+  ["createdAt-false", "Oldest"],
+  ["videoSpec.duration-true", "Longest"],
+  ["videoSpec.duration-false", "Shortest"],
+] as const;
+
+function AssetFilters({ list }: { list: ReturnType<typeof useListParams> }) {
+  const range = JSON.stringify(list.filter("videoSpec.duration"));
+  const duration = Object.entries(DURATIONS).find(([, [, value]]) => JSON.stringify(value) === range)?.[0] ?? "";
+  return (
+    <ListToolbar>
+      <SearchBox label="Search videos by name" value={String(list.filter("name") ?? "")} onChange={(name) => list.setFilters({ name })} />
+      <ListSelect label="Status" value={String(list.filter("status.phase") ?? "")} options={PHASES} onChange={(phase) => list.setFilters({ "status.phase": phase || undefined })} />
+      <ListSelect label="Source" value={String(list.filter("source.type") ?? "")} options={SOURCES} onChange={(type) => list.setFilters({ "source.type": type || undefined })} />
+      <ListSelect
+        label="Length"
+        value={duration}
+        options={Object.entries(DURATIONS).map(([key, [label]]) => [key, label] as const)}
+        onChange={(key) => list.setFilters({ "videoSpec.duration": DURATIONS[key as keyof typeof DURATIONS][1] })}
+      />
+      <ListSelect label="Sort" value={list.order ?? ""} options={ORDERS} onChange={(next) => list.setOrder(next || undefined)} />
+    </ListToolbar>
+  );
+}
+
 export function AssetsView() {
-  const assets = useAssets();
+  const list = useListParams();
+  const filtered = list.filters.length > 0;
+  const assets = useAssets(list.apiQuery);
   const uploads = useUploads();
   const [importing, setImporting] = useState(false);
   const [layout, setLayout] = useLayout();
   const fileInput = useRef<HTMLInputElement>(null);
   const all = assets.data?.pages.flatMap((p) => p.items) ?? [];
-  const empty = assets.isSuccess && all.length === 0 && uploads.length === 0;
+  const empty = assets.isSuccess && all.length === 0 && uploads.length === 0 && !filtered;
   const busy = all.filter((a) => !assetSettled(a)).length;
 
   return (
@@ -69,6 +120,7 @@ export function AssetsView() {
       <UploadDropZone inputRef={fileInput} hero={empty} onImport={() => setImporting(true)} />
       <UploadList />
 
+      {(all.length > 0 || filtered) && <AssetFilters list={list} />}
       {assets.isPending ? (
         <SkeletonCards />
       ) : assets.isError ? (
@@ -91,6 +143,13 @@ export function AssetsView() {
           {layout === "grid" ? <AssetGrid assets={all} /> : <AssetList assets={all} />}
           <LoadMore list={assets} className="mt-6" />
         </>
+      ) : filtered ? (
+        <EmptyState
+          icon={<SearchIcon className="size-6" />}
+          title="No videos match"
+          description="Nothing in your library matches this search and these filters."
+          action={<Button onClick={list.clear}>Clear search and filters</Button>}
+        />
       ) : null}
 
       <ImportDialog open={importing} onClose={() => setImporting(false)} />

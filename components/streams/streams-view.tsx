@@ -5,13 +5,29 @@ import { useState } from "react";
 import { Badge, StreamStatus } from "@/components/ui/badge";
 import { BroadcastIcon, ChevronRightIcon, RecordIcon, ShareIcon, VideoIcon } from "@/components/ui/icons";
 import { ListCount, ListPage, LoadMore, RowIcon } from "@/components/ui/list-page";
+import { ListSelect, ListToolbar, SearchBox } from "@/components/ui/list-toolbar";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
 import { useStreams } from "@/lib/client/hooks";
+import { useListParams } from "@/lib/client/list-params";
 import type { Stream } from "@/lib/streams/schema";
 import { CreateStreamDialog } from "./create-stream-dialog";
 
+const STATUSES = [
+  ["", "All"],
+  ["live", "Live"],
+  ["idle", "Idle"],
+  ["recording", "Recording"],
+] as const;
+const ORDERS = [
+  ["", "Newest"],
+  ["createdAt-false", "Oldest"],
+  ["lastSeen-true", "Last live"],
+] as const;
+
 export function StreamsView() {
-  const streams = useStreams();
+  const list = useListParams();
+  const streams = useStreams(list.apiQuery);
+  const status = list.filter("isActive") === true ? "live" : list.filter("isActive") === false ? "idle" : list.filter("record") === true ? "recording" : "";
   const [creating, setCreating] = useState(false);
   const all = streams.data?.pages.flatMap((p) => p.items);
   const live = all?.filter((s) => s.isActive).length ?? 0;
@@ -24,6 +40,28 @@ export function StreamsView() {
         create={{ label: "New stream", onClick: () => setCreating(true) }}
         query={streams}
         items={all}
+        toolbar={{
+          filtered: list.filters.length > 0,
+          onClear: list.clear,
+          noun: "stream",
+          controls: (
+            <ListToolbar>
+              <SearchBox label="Search streams by name" value={String(list.filter("name") ?? "")} onChange={(name) => list.setFilters({ name })} />
+              <ListSelect
+                label="Status"
+                value={status}
+                options={STATUSES}
+                onChange={(next) =>
+                  list.setFilters({
+                    isActive: next === "live" ? true : next === "idle" ? false : undefined,
+                    record: next === "recording" ? true : undefined,
+                  })
+                }
+              />
+              <ListSelect label="Sort" value={list.order ?? ""} options={ORDERS} onChange={(next) => list.setOrder(next || undefined)} />
+            </ListToolbar>
+          ),
+        }}
         loadingRows={4}
         empty={{
           icon: <BroadcastIcon className="size-6" />,

@@ -5,16 +5,39 @@ import { useMemo } from "react";
 import { LinkButton } from "@/components/ui/button";
 import { ListChecksIcon } from "@/components/ui/icons";
 import { ListCount, ListPage, LoadMore } from "@/components/ui/list-page";
+import { ListSelect, ListToolbar } from "@/components/ui/list-toolbar";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { taskActive, useAssets, useTasks } from "@/lib/client/asset-hooks";
+import { useListParams } from "@/lib/client/list-params";
 import type { Task } from "@/lib/tasks/schema";
 import { TaskHeading, TaskPhaseBadge, TaskProgress } from "./task-status";
 
 /** task · asset · status · created */
 const COLUMNS = "minmax(0,1.4fr) minmax(0,1fr) 11rem 7rem";
 
+const TYPES = [
+  ["", "All"],
+  ["import", "Uploads and imports"],
+  ["export", "Exports"],
+  ["clip", "Clips"],
+  ["transcode-file", "Transcodes"],
+] as const;
+const PHASES = [
+  ["", "All"],
+  ["running", "Running"],
+  ["pending", "Pending"],
+  ["completed", "Completed"],
+  ["failed", "Failed"],
+  ["cancelled", "Cancelled"],
+] as const;
+const ORDERS = [
+  ["", "Newest"],
+  ["createdAt-false", "Oldest"],
+] as const;
+
 export function TasksView() {
-  const tasks = useTasks();
+  const list = useListParams();
+  const tasks = useTasks(list.apiQuery);
   const all = tasks.data?.pages.flatMap((p) => p.items);
   const running = all?.filter(taskActive).length ?? 0;
   const assetNames = useAssetNames();
@@ -22,9 +45,26 @@ export function TasksView() {
   return (
     <ListPage
       title="Tasks"
-      description="The work behind your videos: processing uploads, importing from URLs, exporting to IPFS or your own storage. Newest first."
+      description="The work behind your videos: processing uploads, importing from URLs, exporting to IPFS or your own storage."
       query={tasks}
       items={all}
+      toolbar={{
+        filtered: list.filters.length > 0,
+        onClear: list.clear,
+        noun: "task",
+        controls: (
+          <ListToolbar>
+            <ListSelect label="Type" value={String(list.filter("type") ?? "")} options={TYPES} onChange={(type) => list.setFilters({ type: type || undefined })} />
+            <ListSelect
+              label="Status"
+              value={String(list.filter("status.phase") ?? "")}
+              options={PHASES}
+              onChange={(phase) => list.setFilters({ "status.phase": phase || undefined })}
+            />
+            <ListSelect label="Sort" value={list.order ?? ""} options={ORDERS} onChange={(next) => list.setOrder(next || undefined)} />
+          </ListToolbar>
+        ),
+      }}
       loadingRows={4}
       empty={{
         icon: <ListChecksIcon className="size-6" />,

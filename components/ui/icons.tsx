@@ -217,3 +217,9 @@ export const ServerIcon = (p: IconProps) => (
     <path d="M6 7h.01M6 17h.01" />
   </Icon>
 );
+export const SearchIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-3.5-3.5" />
+  </Icon>
+);

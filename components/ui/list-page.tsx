@@ -3,7 +3,7 @@
 import type { ComponentProps, ComponentType, ReactNode } from "react";
 import { Button } from "./button";
 import { cx } from "./cx";
-import { PlusIcon } from "./icons";
+import { PlusIcon, SearchIcon } from "./icons";
 import { EmptyState, ErrorState, PageHeader, SkeletonRows } from "./states";
 
 /**
@@ -20,6 +20,7 @@ export function ListPage<T>({
   items,
   loadingRows,
   empty,
+  toolbar,
   children,
 }: {
   title: string;
@@ -31,6 +32,8 @@ export function ListPage<T>({
   loadingRows?: number;
   /** What the empty state says; its action defaults to the create button. */
   empty: Omit<ComponentProps<typeof EmptyState>, "className">;
+  /** Search and filters above the list, and whether any applies (then an empty list says nothing matches). */
+  toolbar?: { controls: ReactNode; filtered: boolean; onClear: () => void; noun: string };
   children: (items: T[]) => ReactNode;
 }) {
   const createButton = create && (
@@ -40,11 +43,19 @@ export function ListPage<T>({
   );
   return (
     <>
-      <PageHeader title={title} description={description} action={items?.length ? createButton : undefined} />
+      <PageHeader title={title} description={description} action={items?.length || toolbar?.filtered ? createButton : undefined} />
+      {toolbar && (items?.length || toolbar.filtered) ? toolbar.controls : null}
       {query.isPending ? (
         <SkeletonRows rows={loadingRows} />
       ) : query.error ? (
         <ErrorState error={query.error} onRetry={() => query.refetch()} />
+      ) : !items?.length && toolbar?.filtered ? (
+        <EmptyState
+          icon={<SearchIcon className="size-6" />}
+          title={`No ${toolbar.noun}s match`}
+          description="Nothing in your account matches this search and these filters."
+          action={<Button onClick={toolbar.onClear}>Clear search and filters</Button>}
+        />
       ) : !items?.length ? (
         <EmptyState action={createButton} {...empty} />
       ) : (

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_SIGNING_KEYS, SigningKey, SigningKeyCreate, SigningKeyCreated, SigningKeyPatch } from "@/lib/access/schema";
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from "@/lib/api-keys/schema";
-import { Asset, AssetPatch, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, TextTrack, TextTrackQuery, UploadReceived, UploadRequested } from "@/lib/assets/schema";
+import { Asset, AssetListQuery, AssetPatch, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, TextTrack, TextTrackQuery, UploadReceived, UploadRequested } from "@/lib/assets/schema";
 import { ClipPayload } from "@/lib/clips/schema";
 import { Health } from "@/lib/health/schema";
 import { Ingest } from "@/lib/live/ingest";
@@ -11,7 +11,7 @@ import { PlaybackInfo } from "@/lib/playback/schema";
 import { Session, SessionListQuery } from "@/lib/sessions/schema";
 import { RecordPatch, Stream, StreamCreate, StreamListQuery, StreamPatch } from "@/lib/streams/schema";
 import { Target, TargetCreate, TargetCreated, TargetPatch } from "@/lib/targets/schema";
-import { Task } from "@/lib/tasks/schema";
+import { Task, TaskListQuery } from "@/lib/tasks/schema";
 import { SignUp, User } from "@/lib/users/schema";
 import { QueuedDelivery, Webhook, WebhookCreated, WebhookDelivery, WebhookInput, WebhookTestRequest } from "@/lib/webhooks/schema";
 import { PageQuery } from "@/db/pagination";
@@ -54,12 +54,14 @@ export interface Operation {
 
 const PagedStreams = StreamListQuery.extend(PageQuery.shape);
 const PagedSessions = SessionListQuery.extend(PageQuery.shape);
+const PagedAssets = AssetListQuery.extend(PageQuery.shape);
+const PagedTasks = TaskListQuery.extend(PageQuery.shape);
 const Id = "/{id}";
 
 export const operations = {
   // Streams
   createStream: { method: "POST", path: "/stream", tag: "Streams", summary: "Create a stream", auth: "user", body: StreamCreate, status: 201, response: Stream, errors: [400, 422] },
-  listStreams: { method: "GET", path: "/stream", tag: "Streams", summary: "List streams (and historic session objects unless streamsonly=1)", auth: "user", query: PagedStreams, status: 200, response: Stream, paged: true },
+  listStreams: { method: "GET", path: "/stream", tag: "Streams", summary: "List streams (and historic session objects unless streamsonly=1), searched, filtered and sorted by filters and order", auth: "user", query: PagedStreams, status: 200, response: Stream, paged: true },
   getStream: { method: "GET", path: `/stream${Id}`, tag: "Streams", summary: "Retrieve a stream", auth: "user", status: 200, response: Stream, errors: [404] },
   updateStream: { method: "PATCH", path: `/stream${Id}`, tag: "Streams", summary: "Update record, suspended, multistream targets, playback policy; Castline additions: name, and profiles (the renditions, only while idle: 409 while live)", auth: "user", body: StreamPatch, status: 204, errors: [400, 404, 409, 422] },
   rotateStreamKey: { method: "POST", path: `/stream${Id}/rotate-key`, tag: "Streams", summary: "Give the stream a new stream key (not in Livepeer's API): the old key is refused from now on and a broadcast published with it is cut within about a second", auth: "user", status: 200, response: Stream, errors: [400, 404] },
@@ -81,7 +83,7 @@ export const operations = {
   updateTarget: { method: "PATCH", path: `/multistream/target${Id}`, tag: "Multistream", summary: "Update a multistream target", auth: "user", body: TargetPatch, status: 204, errors: [400, 404, 422] },
   deleteTarget: { method: "DELETE", path: `/multistream/target${Id}`, tag: "Multistream", summary: "Delete a target no stream references", auth: "user", status: 204, errors: [400, 404] },
   // Assets
-  listAssets: { method: "GET", path: "/asset", tag: "Assets", summary: "List assets", auth: "user", query: PageQuery, status: 200, response: Asset, paged: true },
+  listAssets: { method: "GET", path: "/asset", tag: "Assets", summary: "List assets, searched, filtered and sorted by filters and order", auth: "user", query: PagedAssets, status: 200, response: Asset, paged: true },
   getAsset: { method: "GET", path: `/asset${Id}`, tag: "Assets", summary: "Retrieve an asset", auth: "user", status: 200, response: Asset, errors: [404] },
   updateAsset: { method: "PATCH", path: `/asset${Id}`, tag: "Assets", summary: "Rename an asset or change who may watch it (name, playbackPolicy); answers the asset, as the SDK's asset.update expects", auth: "user", body: AssetPatch, status: 200, response: Asset, errors: [400, 404, 422] },
   deleteAsset: { method: "DELETE", path: `/asset${Id}`, tag: "Assets", summary: "Delete an asset from the API (its URLs keep working)", auth: "user", status: 204, errors: [404] },
@@ -106,7 +108,7 @@ export const operations = {
   updateSigningKey: { method: "PATCH", path: `/access-control/signing-key${Id}`, tag: "Access control", summary: "Rename a signing key, or disable it (its JWTs stop admitting viewers at once) or enable it", auth: "user", body: SigningKeyPatch, status: 204, errors: [400, 404, 422] },
   deleteSigningKey: { method: "DELETE", path: `/access-control/signing-key${Id}`, tag: "Access control", summary: "Delete a signing key", auth: "user", status: 204, errors: [404] },
   // Tasks
-  listTasks: { method: "GET", path: "/task", tag: "Tasks", summary: "List tasks, most recent first", auth: "user", query: PageQuery, status: 200, response: Task, paged: true },
+  listTasks: { method: "GET", path: "/task", tag: "Tasks", summary: "List tasks, most recent first unless ordered otherwise, filtered by filters", auth: "user", query: PagedTasks, status: 200, response: Task, paged: true },
   getTask: { method: "GET", path: `/task${Id}`, tag: "Tasks", summary: "Retrieve a task", auth: "user", status: 200, response: Task, errors: [404] },
   // Webhooks
   createWebhook: { method: "POST", path: "/webhook", tag: "Webhooks", summary: "Create a webhook (the response carries its signing secret, once)", auth: "user", body: WebhookInput, status: 200, response: WebhookCreated, errors: [400, 422] },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PlaybackPolicy, PlaybackPolicyInput } from "@/lib/access/schema";
+import { FiltersParam, NameSearch, OrderParam, Range } from "@/lib/api/list-query";
 import { JsonObject } from "@/lib/json";
 import { HttpUrl } from "@/lib/net/http-url";
 import { Task } from "@/lib/tasks/schema";
@@ -62,6 +63,25 @@ export const AssetSource = z.discriminatedUnion("type", [
   }),
 ]);
 export type AssetSource = z.infer<typeof AssetSource>;
+
+export const ASSET_SOURCE_TYPES = ["directUpload", "url", "recording", "clip"] as const;
+
+/** A filter's id is the path of the field it reads in the asset object. */
+const AssetFilter = z.discriminatedUnion("id", [
+  z.strictObject({ id: z.literal("name"), value: NameSearch }),
+  z.strictObject({ id: z.literal("status.phase"), value: z.enum(ASSET_PHASES) }),
+  z.strictObject({ id: z.literal("source.type"), value: z.enum(ASSET_SOURCE_TYPES) }),
+  z.strictObject({ id: z.literal("videoSpec.duration"), value: Range }),
+  z.strictObject({ id: z.literal("createdAt"), value: Range }),
+]);
+export type AssetFilter = z.infer<typeof AssetFilter>;
+
+export const AssetListQuery = z.object({
+  filters: FiltersParam(AssetFilter).describe(
+    "URL-encoded JSON [{id, value}]: name (a case-insensitive part of it), status.phase, source.type, videoSpec.duration (seconds), createdAt (ms): {gt?, lt?}",
+  ),
+  order: OrderParam(["createdAt", "videoSpec.duration"]),
+});
 
 export const AssetRendition = z
   .object({

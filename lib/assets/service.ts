@@ -1,11 +1,12 @@
-import { and, asc, eq, gte, isNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, gte, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { db } from "@/db/client";
 import { assetRenditions, assets, tasks } from "@/db/schema";
 import { checkPlaybackPolicy } from "@/lib/access/policy";
 import type { PlaybackPolicy } from "@/lib/access/schema";
 import { compact } from "@/lib/compact";
 import { invalid, notFound } from "@/lib/errors";
-import { pageOf, type Page, type PageQuery } from "@/db/pagination";
+import { inRange, nameContains, pageOf, type Page, type PageQuery } from "@/db/pagination";
+import type { Order } from "@/lib/api/list-query";
 import { config } from "@/lib/config";
 import { newId, newPlaybackId } from "@/lib/ids";
 import { assetExportRequested, assetImportRequested, assetUploadAwaited } from "@/inngest/events";
@@ -19,7 +20,7 @@ import { serializeTask, spawnTask, updateTask } from "@/lib/tasks/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import type { WebhookEvent } from "@/lib/webhooks/events";
 import { sourceKey } from "./keys";
-import type { Asset, AssetPatch, AssetPhase, AssetRendition, AssetSource, ExportAsset, ImportAsset, RequestUpload, TranscodeOptions } from "./schema";
+import type { Asset, AssetFilter, AssetPatch, AssetPhase, AssetRendition, AssetSource, ExportAsset, ImportAsset, RequestUpload, TranscodeOptions } from "./schema";
 import { signUploadToken } from "./upload-token";
 
 export type AssetRow = typeof assets.$inferSelect;
@@ -80,8 +81,33 @@ export function serializeAsset(row: AssetRow, { renditions }: { renditions?: Ass
 
 const visible = (userId: string) => and(eq(assets.userId, userId), isNull(assets.deletedAt));
 
-export async function listAssets(userId: string, page: PageQuery): Promise<Page<Asset>> {
-  return pageOf(assets, visible(userId), page, serializeAsset);
+const assetDuration = sql`(${assets.videoSpec}->>'duration')::double precision`;
+
+function assetFilter(f: AssetFilter): SQL[] {
+  switch (f.id) {
+    case "name":
+      return [nameContains(assets.name, f.value)];
+    case "status.phase":
+      return [eq(assets.phase, f.value)];
+    case "source.type":
+      return [sql`${assets.source}->>'type' = ${f.value}`];
+    case "videoSpec.duration":
+      return inRange(assetDuration, f.value);
+    case "createdAt":
+      return inRange(assets.createdAt, f.value);
+  }
+}
+
+export interface AssetListOptions extends PageQuery {
+  filters: AssetFilter[];
+  order: Order;
+}
+
+/** A user's assets, filtered and sorted; assets not yet probed sort as lasting 0 s. */
+export async function listAssets(userId: string, opts: AssetListOptions): Promise<Page<Asset>> {
+  const key = opts.order.by === "videoSpec.duration" ? sql`coalesce(${assetDuration}, 0)` : assets.createdAt;
+  const where = and(visible(userId), ...opts.filters.flatMap(assetFilter));
+  return pageOf(assets, where, opts, serializeAsset, { order: opts.order, key });
 }
 
 export async function ownAsset(userId: string, id: string): Promise<AssetRow> {

@@ -1,6 +1,6 @@
 "use client";
 
-import { queryOptions, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import type { Asset, AssetPatch, AssetWithTask, ExportRequest, ExportStarted, UploadRequested } from "@/lib/assets/schema";
 import type { Task } from "@/lib/tasks/schema";
@@ -14,9 +14,11 @@ const ASSET_TASKS_WINDOW = 200;
 
 const keys = {
   assets: ["assets"] as const,
+  /** Every list of assets, whatever its search, filters and order. */
+  assetLists: ["assets", "list"] as const,
   asset: (id: string) => ["assets", id] as const,
   tasks: ["tasks"] as const,
-  taskList: ["tasks", "list"] as const,
+  taskLists: ["tasks", "list"] as const,
   assetTasks: (id: string) => ["tasks", "asset", id] as const,
   textTracks: (id: string) => ["assets", id, "text-tracks"] as const,
 };
@@ -39,11 +41,13 @@ export const taskActive = (task: Pick<Task, "status">) =>
 
 // ---- assets
 
-export function useAssets() {
+/** The user's assets, searched, filtered and sorted by `listQuery` (the API's `filters` and `order`). */
+export function useAssets(listQuery = "") {
   return useInfiniteQuery({
-    queryKey: keys.assets,
+    queryKey: [...keys.assetLists, listQuery],
     queryFn: ({ pageParam }) => apiPage<Asset>(pageParam),
-    initialPageParam: `/api/asset?limit=${PAGE}`,
+    initialPageParam: `/api/asset?limit=${PAGE}${listQuery && `&${listQuery}`}`,
+    placeholderData: keepPreviousData,
     getNextPageParam: (last) => last.next,
     refetchInterval: (query) =>
       query.state.data?.pages.some((page) => page.items.some((asset) => !assetSettled(asset))) ? ACTIVE_POLL_MS : false,
@@ -57,7 +61,7 @@ export function useAssets() {
 export function useRefreshAssetsOn(trigger: string) {
   const qc = useQueryClient();
   useEffect(() => {
-    if (trigger) void qc.invalidateQueries({ queryKey: keys.assets, exact: true });
+    if (trigger) void qc.invalidateQueries({ queryKey: keys.assetLists });
   }, [qc, trigger]);
 }
 
@@ -87,7 +91,7 @@ export function useUpdateAsset(id: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (patch: AssetPatch) => api<Asset>(`/api/asset/${enc(id)}`, "PATCH", patch),
-    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: keys.asset(id) }), qc.invalidateQueries({ queryKey: keys.assets, exact: true })]),
+    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: keys.asset(id) }), qc.invalidateQueries({ queryKey: keys.assetLists })]),
   });
 }
 
@@ -99,7 +103,7 @@ export function useDeleteAsset() {
     mutationFn: deleteAsset,
     onSuccess: (_data, id) => {
       qc.removeQueries({ queryKey: keys.asset(id) });
-      return qc.invalidateQueries({ queryKey: keys.assets, exact: true });
+      return qc.invalidateQueries({ queryKey: keys.assetLists });
     },
   });
 }
@@ -111,7 +115,7 @@ export function useImportAsset() {
     onSuccess: ({ asset }) => {
       qc.setQueryData(keys.asset(asset.id), asset);
       void qc.invalidateQueries({ queryKey: keys.tasks });
-      return qc.invalidateQueries({ queryKey: keys.assets, exact: true });
+      return qc.invalidateQueries({ queryKey: keys.assetLists });
     },
   });
 }
@@ -139,7 +143,7 @@ export function useCreateClip() {
     onSuccess: ({ asset }) => {
       qc.setQueryData(keys.asset(asset.id), asset);
       void qc.invalidateQueries({ queryKey: keys.tasks });
-      return qc.invalidateQueries({ queryKey: keys.assets, exact: true });
+      return qc.invalidateQueries({ queryKey: keys.assetLists });
     },
   });
 }
@@ -182,11 +186,13 @@ export function useDeleteTextTrack(assetId: string) {
 
 // ---- tasks
 
-export function useTasks() {
+/** The user's tasks, filtered and sorted by `listQuery` (the API's `filters` and `order`). */
+export function useTasks(listQuery = "") {
   return useInfiniteQuery({
-    queryKey: keys.taskList,
+    queryKey: [...keys.taskLists, listQuery],
     queryFn: ({ pageParam }) => apiPage<Task>(pageParam),
-    initialPageParam: `/api/task?limit=${PAGE}`,
+    initialPageParam: `/api/task?limit=${PAGE}${listQuery && `&${listQuery}`}`,
+    placeholderData: keepPreviousData,
     getNextPageParam: (last) => last.next,
     refetchInterval: (query) => (query.state.data?.pages.some((page) => page.items.some(taskActive)) ? ACTIVE_POLL_MS : false),
   });

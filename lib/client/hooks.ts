@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
 import type { ApiKey, ApiKeyCreated } from "@/lib/api-keys/schema";
 import type { MediaNode } from "@/lib/live/schema";
@@ -17,6 +17,8 @@ const STREAM_POLL_MS = 10_000;
 const keys = {
   apiKeys: ["api-keys"] as const,
   streams: ["streams"] as const,
+  /** Every list of streams, whatever its search, filters and order. */
+  streamLists: ["streams", "list"] as const,
   stream: (id: string) => ["streams", id] as const,
   sessions: (id: string) => ["streams", id, "sessions"] as const,
   targets: ["targets"] as const,
@@ -54,13 +56,15 @@ export function useRevokeApiKey() {
 
 const STREAM_PAGE = 50;
 
-export function useStreams() {
+/** The user's streams, searched, filtered and sorted by `listQuery` (the API's `filters` and `order`). */
+export function useStreams(listQuery = "") {
   return useInfiniteQuery({
-    queryKey: keys.streams,
+    queryKey: [...keys.streamLists, listQuery],
     queryFn: ({ pageParam }) => apiPage<Stream>(pageParam),
-    initialPageParam: `/api/stream?streamsonly=1&limit=${STREAM_PAGE}`,
+    initialPageParam: `/api/stream?streamsonly=1&limit=${STREAM_PAGE}${listQuery && `&${listQuery}`}`,
     getNextPageParam: (last) => last.next,
     refetchInterval: STREAM_POLL_MS,
+    placeholderData: keepPreviousData,
   });
 }
 
@@ -110,7 +114,7 @@ export function useStreamBroadcasts(id: string) {
     if (first) return;
     void qc.invalidateQueries({ queryKey: keys.sessions(id), exact: true });
     // The streams list shows live state too: fresh when the user goes back to it.
-    if (liveChanged) void qc.invalidateQueries({ queryKey: keys.streams, exact: true });
+    if (liveChanged) void qc.invalidateQueries({ queryKey: keys.streamLists });
   }, [qc, id, beat]);
 
   return { stream, sessions };
@@ -166,7 +170,7 @@ export function useDeleteStream() {
     mutationFn: (id: string) => api(`/api/stream/${enc(id)}`, "DELETE"),
     onSuccess: (_data, id) => {
       qc.removeQueries({ queryKey: keys.stream(id) });
-      return qc.invalidateQueries({ queryKey: keys.streams, exact: true });
+      return qc.invalidateQueries({ queryKey: keys.streamLists });
     },
   });
 }

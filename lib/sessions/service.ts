@@ -1,9 +1,10 @@
-import { and, eq, isNull, type SQL } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { db, type Database } from "@/db/client";
 import { sessions, streams } from "@/db/schema";
 import { compact } from "@/lib/compact";
 import { notFound } from "@/lib/errors";
-import { pageWindow, toPage, type Page, type PageQuery } from "@/db/pagination";
+import { pageWindow, toPage, type Page, type PageQuery, type Sort } from "@/db/pagination";
+import { NEWEST_FIRST } from "@/lib/api/list-query";
 import { newId } from "@/lib/ids";
 import type { Stream } from "@/lib/streams/schema";
 import type { Session } from "./schema";
@@ -95,29 +96,30 @@ export async function getSession(userId: string, id: string): Promise<Session> {
   return serializeSession(row);
 }
 
-/** One page of a user's sessions (optionally of one stream, or recorded only), newest first. */
+/**
+ * One page of a user's sessions (optionally of one stream, or recorded only), newest first
+ * unless another sort is given; each row with its sort key.
+ */
 export async function pageSessionRows(
   userId: string,
   page: PageQuery,
   where: SQL[] = [],
-): Promise<Page<SessionRow>> {
-  const window = pageWindow(sessions, page);
+  sort: Sort = { order: NEWEST_FIRST, key: sessions.createdAt },
+): Promise<Page<{ row: SessionRow; key: number }>> {
+  const window = pageWindow(sessions, page, sort);
   const rows = await db()
-    .select({ session: sessions })
+    .select({ row: sessions, key: sql`${sort.key}`.mapWith(Number) })
     .from(sessions)
     .innerJoin(streams, eq(streams.id, sessions.parentId))
     .where(and(eq(sessions.userId, userId), isNull(streams.deletedAt), window.after, ...where))
     .orderBy(...window.orderBy)
     .limit(window.limit);
-  return toPage(
-    rows.map((r) => r.session),
-    page.limit,
-  );
+  return toPage(rows, page.limit, (r) => ({ key: r.key, id: r.row.id }), sort.order);
 }
 
 export async function listSessions(userId: string, page: PageQuery): Promise<Page<Session>> {
   const { items, next } = await pageSessionRows(userId, page);
-  return { items: items.map(serializeSession), next };
+  return { items: items.map((r) => serializeSession(r.row)), next };
 }
 
 export async function listStreamSessions(
@@ -133,5 +135,5 @@ export async function listStreamSessions(
   const where = [eq(sessions.parentId, streamId)];
   if (opts.recordedOnly) where.push(eq(sessions.record, true));
   const { items, next } = await pageSessionRows(userId, opts, where);
-  return { items: items.map(serializeSession), next };
+  return { items: items.map((r) => serializeSession(r.row)), next };
 }

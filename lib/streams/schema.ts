@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PlaybackPolicy, PlaybackPolicyInput } from "@/lib/access/schema";
+import { FiltersParam, NameSearch, OrderParam, Range } from "@/lib/api/list-query";
 
 const positiveInt = z.number().int().positive();
 
@@ -65,25 +66,21 @@ export type StreamPatch = z.infer<typeof StreamPatch>;
 export const RecordPatch = z.strictObject({ record: z.boolean() });
 
 const boolish = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
-const Filter = z.discriminatedUnion("id", [
+const StreamFilter = z.discriminatedUnion("id", [
   z.strictObject({ id: z.literal("isActive"), value: boolish }),
   z.strictObject({ id: z.literal("record"), value: boolish }),
+  z.strictObject({ id: z.literal("name"), value: NameSearch }),
+  z.strictObject({ id: z.literal("createdAt"), value: Range }),
+  z.strictObject({ id: z.literal("lastSeen"), value: Range }),
 ]);
+export type StreamFilter = z.infer<typeof StreamFilter>;
 
 export const StreamListQuery = z.object({
   streamsonly: z.enum(["0", "1", "true", "false"]).optional(),
-  filters: z
-    .string()
-    .transform((text, ctx) => {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        ctx.addIssue({ code: "custom", message: "must be a URL-encoded JSON array of {id, value}" });
-        return z.NEVER;
-      }
-    })
-    .pipe(z.array(Filter))
-    .optional(),
+  filters: FiltersParam(StreamFilter).describe(
+    'URL-encoded JSON [{id, value}]: isActive, record (booleans), name (a case-insensitive part of it), createdAt, lastSeen ({gt?, lt?} in ms)',
+  ),
+  order: OrderParam(["createdAt", "lastSeen"]),
 });
 
 const counters = {

@@ -4,10 +4,11 @@ import { multistreamTargets, sessions, streams } from "@/db/schema";
 import { checkPlaybackPolicy } from "@/lib/access/policy";
 import { compact } from "@/lib/compact";
 import { conflict, invalid, notFound } from "@/lib/errors";
-import { pageWindow, toPage, type Page, type PageQuery } from "@/db/pagination";
+import { compareBy, inRange, nameContains, pageWindow, toPage, type Page, type PageQuery } from "@/db/pagination";
+import type { Order } from "@/lib/api/list-query";
 import { newId, newPlaybackId, newStreamKey } from "@/lib/ids";
 import { findSessionRow, pageSessionRows, sessionAsChildStream } from "@/lib/sessions/service";
-import type { Profile, Stream, StreamCreate, StreamPatch, TargetRef } from "./schema";
+import type { Profile, Stream, StreamCreate, StreamFilter, StreamPatch, TargetRef } from "./schema";
 
 export type StreamRow = typeof streams.$inferSelect;
 
@@ -112,40 +113,63 @@ export async function getStream(userId: string, id: string): Promise<Stream> {
 
 export interface StreamListOptions extends PageQuery {
   streamsOnly: boolean;
-  isActive?: boolean;
-  record?: boolean;
+  filters: StreamFilter[];
+  order: Order;
+}
+
+/** Columns streams and their sessions (historic child streams) share, which lists filter and sort by. */
+type Listed = typeof streams | typeof sessions;
+
+/** The sort key of a list order on either table: streams never seen sort as the oldest. */
+export function streamSortKey(table: Listed, order: Order): SQL {
+  return order.by === "lastSeen" ? sql`coalesce(${table.lastSeen}, 0)` : sql`${table.createdAt}`;
+}
+
+function filterConditions(table: Listed, filters: StreamFilter[]): SQL[] {
+  return filters.flatMap((f): (SQL | undefined)[] => {
+    switch (f.id) {
+      case "isActive":
+        return [eq(table.isActive, f.value)];
+      case "record":
+        return [eq(table.record, f.value)];
+      case "name":
+        return [nameContains(table.name, f.value)];
+      case "createdAt":
+        return inRange(table.createdAt, f.value);
+      case "lastSeen":
+        return inRange(table.lastSeen, f.value);
+    }
+  }).filter((c): c is SQL => c !== undefined);
 }
 
 /**
  * Parent streams, plus (unless streamsOnly) the historic child stream objects of
- * sessions, merged newest first. Each table gives at most limit + 1 rows after
+ * sessions, merged in the order asked for. Each table gives at most limit + 1 rows after
  * the cursor, which is enough to fill the page and know whether more exist.
  */
 export async function listStreams(userId: string, opts: StreamListOptions): Promise<Page<Stream>> {
-  const window = pageWindow(streams, opts);
-  const where: SQL[] = [eq(streams.userId, userId), isNull(streams.deletedAt)];
-  if (opts.isActive !== undefined) where.push(eq(streams.isActive, opts.isActive));
-  if (opts.record !== undefined) where.push(eq(streams.record, opts.record));
+  const sort = { order: opts.order, key: streamSortKey(streams, opts.order) };
+  const window = pageWindow(streams, opts, sort);
   const parents = db()
-    .select()
+    .select({ row: streams, key: sql`${sort.key}`.mapWith(Number) })
     .from(streams)
-    .where(and(window.after, ...where))
+    .where(and(eq(streams.userId, userId), isNull(streams.deletedAt), window.after, ...filterConditions(streams, opts.filters)))
     .orderBy(...window.orderBy)
     .limit(window.limit);
 
-  const sessionWhere: SQL[] = [];
-  if (opts.isActive !== undefined) sessionWhere.push(eq(sessions.isActive, opts.isActive));
-  if (opts.record !== undefined) sessionWhere.push(eq(sessions.record, opts.record));
   const children = opts.streamsOnly
     ? Promise.resolve({ items: [] })
-    : pageSessionRows(userId, { limit: opts.limit, cursor: opts.cursor }, sessionWhere);
+    : pageSessionRows(userId, { limit: opts.limit, cursor: opts.cursor }, filterConditions(sessions, opts.filters), {
+        order: opts.order,
+        key: streamSortKey(sessions, opts.order),
+      });
 
   const [parentRows, childPage] = await Promise.all([parents, children]);
   const merged = [
-    ...parentRows.map((row) => ({ createdAt: row.createdAt, id: row.id, object: serializeStream(row) })),
-    ...childPage.items.map((row) => ({ createdAt: row.createdAt, id: row.id, object: sessionAsChildStream(row) })),
-  ].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  const page = toPage(merged, opts.limit);
+    ...parentRows.map((r) => ({ key: r.key, id: r.row.id, object: serializeStream(r.row) })),
+    ...childPage.items.map((r) => ({ key: r.key, id: r.row.id, object: sessionAsChildStream(r.row) })),
+  ].sort(compareBy(opts.order));
+  const page = toPage(merged, opts.limit, (m) => m, opts.order);
   return { items: page.items.map((m) => m.object), next: page.next };
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FiltersParam, OrderParam } from "@/lib/api/list-query";
 
 export const TASK_PHASES = ["pending", "waiting", "running", "completed", "failed", "cancelled"] as const;
 export const TASK_TYPES = ["import", "export", "upload", "transcode", "transcode-file", "clip"] as const;
@@ -22,3 +23,14 @@ export const Task = z
   })
   .meta({ id: "Task" });
 export type Task = z.infer<typeof Task>;
+
+const TaskFilter = z.discriminatedUnion("id", [
+  z.strictObject({ id: z.literal("type"), value: z.enum(TASK_TYPES) }),
+  z.strictObject({ id: z.literal("status.phase"), value: z.enum(TASK_PHASES) }),
+]);
+export type TaskFilter = z.infer<typeof TaskFilter>;
+
+export const TaskListQuery = z.object({
+  filters: FiltersParam(TaskFilter).describe("URL-encoded JSON [{id, value}]: type, status.phase"),
+  order: OrderParam(["createdAt"]),
+});

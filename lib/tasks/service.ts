@@ -7,7 +7,8 @@ import { pageOf, type Page, type PageQuery } from "@/db/pagination";
 import { newId } from "@/lib/ids";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import type { WebhookEvent } from "@/lib/webhooks/events";
-import type { Task } from "./schema";
+import type { Order } from "@/lib/api/list-query";
+import type { Task, TaskFilter } from "./schema";
 
 export type TaskRow = typeof tasks.$inferSelect;
 type TaskPhase = Task["status"]["phase"];
@@ -31,8 +32,14 @@ export function serializeTask(row: TaskRow): Task {
   });
 }
 
-export async function listTasks(userId: string, page: PageQuery): Promise<Page<Task>> {
-  return pageOf(tasks, eq(tasks.userId, userId), page, serializeTask);
+export interface TaskListOptions extends PageQuery {
+  filters: TaskFilter[];
+  order: Order;
+}
+
+export async function listTasks(userId: string, opts: TaskListOptions): Promise<Page<Task>> {
+  const where = opts.filters.map((f) => (f.id === "type" ? eq(tasks.type, f.value) : eq(tasks.phase, f.value)));
+  return pageOf(tasks, and(eq(tasks.userId, userId), ...where), opts, serializeTask, { order: opts.order, key: tasks.createdAt });
 }
 
 export async function getTask(userId: string, id: string): Promise<Task> {

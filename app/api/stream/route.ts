@@ -4,13 +4,12 @@ import { createStream, listStreams } from "@/lib/streams/service";
 
 export const POST = route(operations.createStream, ({ caller, body }) => createStream(caller.userId, body));
 
-export const GET = route(operations.listStreams, ({ caller, query }) => {
-  const filter = (id: string) => query.filters?.find((f) => f.id === id)?.value;
-  return listStreams(caller.userId, {
+export const GET = route(operations.listStreams, ({ caller, query }) =>
+  listStreams(caller.userId, {
     limit: query.limit,
     cursor: query.cursor,
     streamsOnly: query.streamsonly === "1" || query.streamsonly === "true",
-    isActive: filter("isActive"),
-    record: filter("record"),
-  });
-});
+    filters: query.filters ?? [],
+    order: query.order,
+  }),
+);

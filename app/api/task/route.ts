@@ -2,4 +2,4 @@ import { operations } from "@/lib/api/operations";
 import { route } from "@/lib/api/route";
 import { listTasks } from "@/lib/tasks/service";
 
-export const GET = route(operations.listTasks, ({ caller, query }) => listTasks(caller.userId, query));
+export const GET = route(operations.listTasks, ({ caller, query }) => listTasks(caller.userId, { ...query, filters: query.filters ?? [] }));

@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+/*
+ * The query parameters that search, filter and sort lists, in Livepeer's forms. Framework-free:
+ * the dashboard builds its URLs with the same schemas.
+ */
+
+/** A list's order: a key and its direction; ties are broken by id in the same direction. */
+export interface Order {
+  by: string;
+  desc: boolean;
+}
+export const NEWEST_FIRST: Order = { by: "createdAt", desc: true };
+
+/** `order=<key>-<true|false>`, Livepeer's form: true is descending (`createdAt-true`, newest first, is the default). */
+export function OrderParam<const K extends string>(keys: readonly [K, ...K[]]) {
+  const values = keys.flatMap((k) => [`${k}-true`, `${k}-false`]) as [string, ...string[]];
+  return z
+    .enum(values)
+    .optional()
+    .transform((text): Order & { by: K } => {
+      if (!text) return NEWEST_FIRST as Order & { by: K };
+      const dash = text.lastIndexOf("-");
+      return { by: text.slice(0, dash) as K, desc: text.slice(dash + 1) === "true" };
+    })
+    .describe(`sort key and whether descending: ${values.join(", ")}; default createdAt-true`);
+}
+
+/** `filters=[{"id":…,"value":…}]`, URL-encoded JSON, Livepeer's form; every filter must hold. */
+export function FiltersParam<T extends z.ZodType>(filter: T) {
+  return z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "must be a URL-encoded JSON array of {id, value}" });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(filter).max(20))
+    .optional();
+}
+
+/** A case-insensitive substring of a name (LIKE's wildcards in it match themselves). */
+export const NameSearch = z.string().trim().min(1).max(200);
+export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+
+/** A numeric range, Livepeer's `{gt, lt}` filter value (bounds exclusive). */
+export const Range = z.strictObject({ gt: z.number().optional(), lt: z.number().optional() });
+export type Range = z.infer<typeof Range>;
+
