@@ -146,7 +146,7 @@ describe("streams", () => {
     const after = (await api.get(`stream/${s.id}`)).body;
     assert.equal(after.record, false, "a refused PATCH changes nothing");
     assert.deepEqual(after.multistream.targets, []);
-    assert.equal((await api.patch(`stream/${s.id}`, { name: "renamed" })).status, 422, "name is not mutable");
+    assert.equal((await api.patch(`stream/${s.id}`, { playbackId: "mine" })).status, 422, "the playback id is not mutable");
     assert.equal((await api.patch(`stream/${s.id}`, { record: "yes" })).status, 422);
   });
 
