@@ -19,6 +19,8 @@ export function healthBucketMs(ageMs: number): number {
 export const MAX_KEYFRAME_INTERVAL_S = 2;
 /** Rounding in the measurement (timestamps in ms over a 2 s GOP). */
 const KEYFRAME_TOLERANCE_S = 0.05;
+/** A keyframe interval players and renditions suffer from. */
+export const keyframesTooSlow = (intervalS: number) => intervalS > MAX_KEYFRAME_INTERVAL_S + KEYFRAME_TOLERANCE_S;
 /** Intervals that differ by more than this make segments of uneven length. */
 const KEYFRAME_SPREAD_S = 1;
 /** A frame rate this far below the broadcast's usual is a drop the viewer sees. */
@@ -40,7 +42,7 @@ const minutesIn = (at: number, startedAt: number) => {
 export function diagnoseHealth(samples: HealthSample[], profiles: Profile[], startedAt: number): HealthIssue[] {
   const issues: HealthIssue[] = [];
   const keyframes = samples.filter((s) => s.keyframeIntervalS !== undefined);
-  const slow = keyframes.find((s) => s.keyframeIntervalS! > MAX_KEYFRAME_INTERVAL_S + KEYFRAME_TOLERANCE_S);
+  const slow = keyframes.find((s) => keyframesTooSlow(s.keyframeIntervalS!));
   if (slow) {
     const longest = Math.max(...keyframes.map((s) => s.keyframeIntervalS!));
     issues.push({
