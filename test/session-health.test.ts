@@ -113,6 +113,7 @@ describe("broadcasts: ingest health history and recordings", { concurrency: fals
     const [listed] = (await api.get(`stream/${stream.id}/sessions`)).body;
     assert.equal(listed.recordingPlaybackId, asset.playbackId);
     assert.equal((await api.get("session")).body[0].recordingPlaybackId, asset.playbackId);
+    await until("the recording's asset, ready", async () => (await api.get(`asset/${asset.id}`)).body.status.phase === "ready", 60_000, 500);
     const info = await api.get(`playback/${ready.recordingPlaybackId}`);
     assert.equal(info.status, 200);
     assert.equal(info.body.type, "recording");
