@@ -50,7 +50,8 @@ export function HealthGraphs({ health }: { health: SessionHealth }) {
     return <p className="text-sm text-zinc-500">{health.isActive ? "The first readings arrive within a few seconds." : "No readings were kept for this broadcast."}</p>;
   }
   const from = health.startedAt;
-  const to = Math.max(health.endedAt ?? health.samples.at(-1)!.at + healthBucketMs(health.samples.at(-1)!.at - from), from + 1);
+  const last = health.samples.at(-1)!;
+  const to = Math.max(health.endedAt ?? Math.max(Date.now(), last.at + healthBucketMs(last.at - from)), from + 1);
   return (
     <div className="space-y-4" data-testid="health-history">
       {health.issues.length > 0 && (
@@ -85,7 +86,8 @@ function LineChart({ chart, health, from, to, warnAt }: { chart: Chart; health: 
   });
   const values = points.map((p) => p.v);
   const top = Math.max(...values, chart.guide?.value ?? 0, 1) * 1.15;
-  const x = (at: number) => ((at - from) / (to - from)) * W;
+  // A bucket's reading sits at its middle; the first bucket may start before the broadcast did.
+  const x = (at: number) => ((Math.min(Math.max(at + healthBucketMs(at - from) / 2, from), to) - from) / (to - from)) * W;
   const y = (v: number) => H - (v / top) * H;
   // A gap of several buckets (the encoder was away, a reconnect) breaks the line rather than bridging it.
   let path = "";
@@ -100,9 +102,9 @@ function LineChart({ chart, health, from, to, warnAt }: { chart: Chart; health: 
       <figcaption className="mb-1 flex items-baseline justify-between gap-2 text-xs">
         <span className={cx("font-medium", warn ? "text-amber-800" : "text-zinc-700")}>
           {warn && <AlertIcon className="mr-1 inline size-3.5 align-[-2px] text-amber-600" />}
-          {chart.label} <span className="font-normal text-zinc-500">({chart.note} per {healthBucketMs(0) / 1000} s)</span>
+          {chart.label} <span className="hidden font-normal text-zinc-500 sm:inline">({chart.note} per {healthBucketMs(0) / 1000} s)</span>
         </span>
-        <span className="text-zinc-500 tabular-nums">
+        <span className="text-right text-zinc-500 tabular-nums">
           {points.length ? (
             <>
               {chart.format(Math.min(...values))}–{chart.format(Math.max(...values))} {chart.unit}

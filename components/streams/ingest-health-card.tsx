@@ -62,7 +62,8 @@ export function IngestHealthCard({ stream, session }: { stream: Stream; session?
             {stream.lastSeen ? timeAgo(stream.lastSeen, now) : "Never"}
           </Stat>
         </dl>
-        {slowKeyframes && (
+        {/* With a history below, its list of what to fix says it once. */}
+        {slowKeyframes && !session && (
           <p className="flex gap-2 rounded-lg bg-amber-50 px-3 py-2.5 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset">
             <AlertIcon className="mt-px size-4 shrink-0 text-amber-600" />
             <span>

@@ -35,7 +35,7 @@ const median = (values: number[]) => {
 const oneDecimal = (n: number) => +n.toFixed(1);
 const minutesIn = (at: number, startedAt: number) => {
   const minutes = Math.round((at - startedAt) / 60_000);
-  return minutes < 1 ? "from the start" : `${minutes} min into the broadcast`;
+  return minutes < 1 ? "from the start" : `from ${minutes} min in`;
 };
 
 /** The readings of a broadcast the encoder should fix, each with a short hint in plain words. */
@@ -48,7 +48,7 @@ export function diagnoseHealth(samples: HealthSample[], profiles: Profile[], sta
     issues.push({
       reading: "keyframeInterval",
       at: slow.at,
-      message: `Keyframes came up to ${oneDecimal(longest)} s apart (${minutesIn(slow.at, startedAt)}): playback starts slowly and renditions lag. Set your encoder’s keyframe interval to ${MAX_KEYFRAME_INTERVAL_S} s (OBS: Settings → Output → Keyframe Interval).`,
+      message: `Keyframes came up to ${oneDecimal(longest)} s apart, ${minutesIn(slow.at, startedAt)}: playback starts slowly and renditions lag. Set your encoder’s keyframe interval to ${MAX_KEYFRAME_INTERVAL_S} s (OBS: Settings → Output → Keyframe Interval).`,
     });
   } else if (keyframes.length >= 3) {
     const values = keyframes.map((s) => s.keyframeIntervalS!);
@@ -71,7 +71,7 @@ export function diagnoseHealth(samples: HealthSample[], profiles: Profile[], sta
       issues.push({
         reading: "fps",
         at: drop.at,
-        message: `The frame rate dropped to ${oneDecimal(lowest)} fps (usually ${oneDecimal(usual)}; ${minutesIn(drop.at, startedAt)}): the encoder’s computer or its upload cannot keep up. Use a faster encoder preset, a lower resolution, or a lower bitrate.`,
+        message: `The frame rate dropped to ${oneDecimal(lowest)} fps (usually ${oneDecimal(usual)}), ${minutesIn(drop.at, startedAt)}: the encoder’s computer or its upload cannot keep up. Use a faster encoder preset, a lower resolution, or a lower bitrate.`,
       });
     }
   }
