@@ -75,6 +75,12 @@ export function HealthGraphs({ health }: { health: SessionHealth }) {
   );
 }
 
+/** "28–30", or "30" when it never moved. */
+function range(values: number[], format: (n: number) => string): string {
+  const [low, high] = [format(Math.min(...values)), format(Math.max(...values))];
+  return low === high ? low : `${low}–${high}`;
+}
+
 const W = 1000;
 const H = 100;
 
@@ -85,7 +91,7 @@ function LineChart({ chart, health, from, to, warnAt }: { chart: Chart; health: 
     return v === undefined ? [] : [{ at: s.at, v }];
   });
   const values = points.map((p) => p.v);
-  const top = Math.max(...values, chart.guide?.value ?? 0, 1) * 1.15;
+  const top = Math.max(...values, chart.guide?.value ?? 0, 1) * 1.25;
   // A bucket's reading sits at its middle; the first bucket may start before the broadcast did.
   const x = (at: number) => ((Math.min(Math.max(at + healthBucketMs(at - from) / 2, from), to) - from) / (to - from)) * W;
   const y = (v: number) => H - (v / top) * H;
@@ -107,7 +113,7 @@ function LineChart({ chart, health, from, to, warnAt }: { chart: Chart; health: 
         <span className="text-right text-zinc-500 tabular-nums">
           {points.length ? (
             <>
-              {chart.format(Math.min(...values))}–{chart.format(Math.max(...values))} {chart.unit}
+              {range(values, chart.format)} {chart.unit}
               {last && health.isActive && <> · now {chart.format(last.v)}</>}
             </>
           ) : (
@@ -120,7 +126,7 @@ function LineChart({ chart, health, from, to, warnAt }: { chart: Chart; health: 
         preserveAspectRatio="none"
         role="img"
         aria-label={`${chart.label} over the broadcast`}
-        className={cx("h-14 w-full rounded-md ring-1 ring-inset", warn ? "bg-amber-50/60 ring-amber-200" : "bg-zinc-50 ring-zinc-200")}
+        className={cx("h-16 w-full rounded-md ring-1 ring-inset", warn ? "bg-amber-50/60 ring-amber-200" : "bg-zinc-50 ring-zinc-200")}
       >
         {chart.guide && (
           <line x1={0} x2={W} y1={y(chart.guide.value)} y2={y(chart.guide.value)} stroke="currentColor" strokeDasharray="6 6" vectorEffect="non-scaling-stroke" className="text-zinc-400" />

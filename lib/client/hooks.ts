@@ -158,7 +158,8 @@ const HEALTH_POLL_MS = 5_000;
 /** A broadcast's ingest health over time, refreshing while it is live. */
 export function useSessionHealth(id: string | undefined, live: boolean) {
   return useQuery({
-    queryKey: keys.sessionHealth(id ?? ""),
+    // Asked again when the broadcast ends: its last readings and its end close the graph.
+    queryKey: [...keys.sessionHealth(id ?? ""), live],
     queryFn: () => api<SessionHealth>(`/api/session/${enc(id!)}/health`),
     enabled: !!id,
     refetchInterval: live ? HEALTH_POLL_MS : false,
