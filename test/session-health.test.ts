@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { count, eq } from "drizzle-orm";
+import { sessionHealthSamples, sessions } from "@/db/schema";
+import { recordHealth } from "@/lib/sessions/health";
+import { healthBucketMs } from "@/lib/sessions/health-readings";
 import { newAccount } from "./support/client";
+import { db, startSession } from "./support/db";
 import { publish, rtmpUrl, streamActive as active, streamIdle as idle, until } from "./support/media";
 
 const LADDER = [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }];
@@ -117,5 +122,38 @@ describe("broadcasts: ingest health history and recordings", { concurrency: fals
     const info = await api.get(`playback/${ready.recordingPlaybackId}`);
     assert.equal(info.status, 200);
     assert.equal(info.body.type, "recording");
+  });
+
+  test("a week-long broadcast keeps a bounded history, and it answers quickly", async () => {
+    const api = await newAccount();
+    const stream = (await api.post("stream", { name: "24/7", profiles: LADDER })).body;
+    const week = 7 * 24 * 3600_000;
+    const started = Date.now() - week;
+    const [session] = await db().update(sessions).set({ createdAt: started }).where(eq(sessions.id, (await startSession(stream.id)).id)).returning();
+    // Two heartbeats in every bucket of the week, through the same code the heartbeat route runs.
+    let beats = 0;
+    for (let t = 0; t < week; t += healthBucketMs(t)) {
+      for (const at of [started + t, started + t + healthBucketMs(t) / 2]) {
+        await recordHealth(session, { bitrateKbps: 2000 + (beats % 7), fps: 30, keyframeIntervalS: 2, updatedAt: at });
+        beats++;
+      }
+    }
+    const [{ rows }] = await db().select({ rows: count() }).from(sessionHealthSamples).where(eq(sessionHealthSamples.sessionId, session.id));
+    // Buckets align to the clock, not to the start: where widths double (8 times in a week) one may split or merge.
+    assert.ok(Math.abs(rows - beats / 2) <= 8, `${rows} rows for ${beats / 2} buckets of two beats`);
+    assert.ok(rows < 4000, `${rows} rows for a week`);
+
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t0 = performance.now();
+      const res = await api.get(`session/${session.id}/health`);
+      times.push(performance.now() - t0);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.samples.length, rows);
+      assert.deepEqual(res.body.issues, []);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`# a week of broadcast: ${rows} rows; GET /session/{id}/health median ${times[10].toFixed(1)} ms, max ${times[19].toFixed(1)} ms`);
+    assert.ok(times[10] < 500, `median ${times[10]} ms`);
   });
 });
