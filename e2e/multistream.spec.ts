@@ -68,10 +68,12 @@ test("the stream page shows each target's live state; the targets page shows hos
     for (const secret of SECRETS) await expect(page.locator("body")).not.toContainText(secret);
     await attached.scrollIntoViewIfNeeded();
     await shoot(page, "stream-live-1440");
+    await attached.screenshot({ path: `${SHOTS}/stream-targets-1440.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await attached.scrollIntoViewIfNeeded();
     await expect(tw.getByTestId("push-state")).toBeInViewport();
     await shoot(page, "stream-live-390");
+    await attached.screenshot({ path: `${SHOTS}/stream-targets-390.png` });
 
     // The targets page: host (never the key) and the streams using each target, linked.
     await page.setViewportSize({ width: 1440, height: 900 });

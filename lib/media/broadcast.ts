@@ -441,7 +441,14 @@ class Push {
       clearTimeout(this.deadline);
       void route.close();
       if (this.over) return;
-      const said = proc.stderrTail().split("\n").filter(Boolean).slice(-2).join(" ");
+      // Its last two lines, without ffmpeg's "[rtmp @ 0x55…] " context prefixes (noise to a creator).
+      const said = proc
+        .stderrTail()
+        .split("\n")
+        .map((line) => line.replace(/^\[[^\]]* @ 0x[0-9a-f]+\]\s*/, "").trim())
+        .filter(Boolean)
+        .slice(-2)
+        .join("; ");
       const silent = `no answer from ${splitTargetUrl(this.target.url).host} within ${PUSH_CONNECT_TIMEOUT_MS / 1000} s`;
       this.failed(route.failure() ?? (timedOut ? silent : said || `ffmpeg exited with ${code}`));
     });
