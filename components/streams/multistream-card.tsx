@@ -53,9 +53,9 @@ export function MultistreamCard({ stream, live }: { stream: Stream; live: boolea
                       <ShareIcon className="size-4" />
                     </span>
                     <span className="min-w-0 flex-1">
-                      <span className="flex min-w-0 items-baseline gap-2">
-                        <span className="truncate text-sm font-medium text-zinc-900">{target?.name ?? "Unknown target"}</span>
-                        {target && <span className="truncate font-mono text-xs text-zinc-500">{target.host}</span>}
+                      <span className="flex min-w-0 flex-wrap items-baseline gap-x-2">
+                        <span className="max-w-full truncate text-sm font-medium text-zinc-900">{target?.name ?? "Unknown target"}</span>
+                        {target && <span className="max-w-full truncate font-mono text-xs text-zinc-500">{target.host}</span>}
                       </span>
                       <span className="mt-0.5 flex flex-wrap gap-1.5">
                         <Badge className="font-mono">{ref.profile}</Badge>
