@@ -69,7 +69,7 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
             <ConnectCard stream={stream} />
             <PlaybackCard stream={stream} />
             <AccessCard stream={stream} />
-            <MultistreamCard stream={stream} />
+            <MultistreamCard stream={stream} live={stream.isActive || starting} />
             <ClipsCard stream={stream} liveSince={sessions.data?.find((s) => s.isActive)?.createdAt} />
             <SessionsCard sessions={sessions} />
           </>
