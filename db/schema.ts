@@ -232,6 +232,31 @@ export const multistreamTargets = pgTable(
   (t) => [index("targets_user_idx").on(t.userId, t.createdAt, t.id)],
 );
 
+/**
+ * What each multistream target of a live session is doing, as its media node last reported
+ * (one row per session and target, replaced by newer reports; removed when the session ends).
+ * `epoch` and `seq` order the reports: a node's reports may arrive out of order, and a node
+ * that lost the session must not overwrite the one that holds it.
+ */
+export const multistreamStates = pgTable(
+  "multistream_states",
+  {
+    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    targetId: text("target_id").notNull().references(() => multistreamTargets.id, { onDelete: "cascade" }),
+    epoch: integer("epoch").notNull(),
+    /** The report's place among its node's reports for this epoch; null from nodes that did not say. */
+    seq: integer("seq"),
+    /** "connecting", "connected", "error", "retrying", "disconnected". */
+    state: text("state").notNull(),
+    /** ffmpeg's or the node's words, with the target's secrets removed. */
+    error: text("error"),
+    /** When the next attempt starts (state "retrying"). */
+    retryAt: ms("retry_at"),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.targetId] })],
+);
+
 /** Where an asset's media lives: keys in the object store (lib/storage), never shown as is. */
 export interface AssetFilesRow {
   /** The original file (validated mp4), served as the download. */

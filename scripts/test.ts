@@ -111,10 +111,17 @@ async function main() {
   if (files.length) await run(process.execPath, nodeTest(tap, files), testEnv);
   const integration = tapCounts(tap);
 
+  // "e2e" runs every browser spec; another word runs the specs whose file name holds it.
+  const specs = fs
+    .readdirSync(path.join(root, "e2e"))
+    .filter((f) => f.endsWith(".spec.ts"))
+    .filter((f) => !only.length || only.includes("e2e") || only.some((o) => f.includes(o)))
+    .map((f) => path.join("e2e", f));
   let browser = { passed: 0, failed: 0 };
-  if (!only.length || only.includes("e2e")) {
+  if (specs.length) {
     const report = path.join(dataDir, "playwright.json");
-    await run(process.execPath, [require.resolve("@playwright/test/cli"), "test", "--reporter=list,json"], {
+    const cli = [require.resolve("@playwright/test/cli"), "test", "--reporter=list,json"];
+    await run(process.execPath, only.length ? [...cli, ...specs] : cli, {
       ...testEnv,
       PLAYWRIGHT_JSON_OUTPUT_NAME: report,
     });

@@ -182,6 +182,13 @@ describe("an app that does not allow private URLS", () => {
         return byTarget.size === Object.keys(targets).length ? byTarget : undefined;
       }, 60_000, 500);
       for (const [id, error] of errors) assert.match(error, /private address (127\.0\.0\.1|::ffff:127\.0\.0\.1)/, `${targets[id]}: ${error}`);
+      // The owner sees it on the stream too: an error with the reason and the next attempt, not an endless "connecting".
+      const status = (await api.get(`stream/${stream.id}/multistream/status`)).body as { targets: { id: string; state: string; error?: string }[] };
+      assert.equal(status.targets.length, Object.keys(targets).length);
+      for (const t of status.targets) {
+        assert.ok(["retrying", "connecting"].includes(t.state), `${targets[t.id]}: ${t.state}`);
+        assert.match(t.error ?? "", /private address/, targets[t.id]);
+      }
       // Long enough for any push that got through to have connected and written something.
       await new Promise((r) => setTimeout(r, 5000));
       const log = (await api.get(`webhook/${hookId}/log`)).body as { event: string }[];

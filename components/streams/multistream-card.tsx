@@ -1,19 +1,24 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Checkbox, Field, Select } from "@/components/ui/field";
 import { PlusIcon, ShareIcon, XIcon } from "@/components/ui/icons";
 import { FormErrors, LoadingState } from "@/components/ui/states";
-import { useTargets, useUpdateStream } from "@/lib/client/hooks";
+import { useMultistreamStatus, useTargets, useUpdateStream } from "@/lib/client/hooks";
 import type { Stream, TargetRef } from "@/lib/streams/schema";
+import type { TargetStatus } from "@/lib/targets/schema";
 
-/** Which targets this stream forwards to, and which rendition each one gets. */
-export function MultistreamCard({ stream }: { stream: Stream }) {
+/** Which targets this stream forwards to, which rendition each one gets, and while live how each push is doing. */
+export function MultistreamCard({ stream, live }: { stream: Stream; live: boolean }) {
   const targets = useTargets();
   const update = useUpdateStream(stream.id);
+  const status = useMultistreamStatus(stream.id, live);
+  // The server's clock minus ours, so a countdown to retryAt is right whatever this machine's time.
+  const skew = status.data ? status.data.checkedAt - status.dataUpdatedAt : 0;
+  const statusOf = new Map((live ? (status.data?.targets ?? []) : []).map((t) => [t.id, t]));
   const refs = stream.multistream.targets;
   const byId = new Map((targets.data ?? []).map((t) => [t.id, t]));
   const available = (targets.data ?? []).filter((t) => !refs.some((r) => r.id === t.id));
@@ -41,18 +46,23 @@ export function MultistreamCard({ stream }: { stream: Stream }) {
             <ul aria-label="Attached targets" className="divide-y divide-zinc-100 border-b border-zinc-100">
               {refs.map((ref) => {
                 const target = byId.get(ref.id);
+                const push = statusOf.get(ref.id);
                 return (
-                  <li key={ref.id} className="flex flex-wrap items-center gap-3 px-5 py-3">
+                  <li key={ref.id} aria-label={target?.name ?? ref.id} className="flex flex-wrap items-center gap-3 px-5 py-3">
                     <span className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-600">
                       <ShareIcon className="size-4" />
                     </span>
                     <span className="min-w-0 flex-1">
-                      <span className="block truncate text-sm font-medium text-zinc-900">{target?.name ?? "Unknown target"}</span>
+                      <span className="flex min-w-0 flex-wrap items-baseline gap-x-2">
+                        <span className="max-w-full truncate text-sm font-medium text-zinc-900">{target?.name ?? "Unknown target"}</span>
+                        {target && <span className="max-w-full truncate font-mono text-xs text-zinc-500">{target.host}</span>}
+                      </span>
                       <span className="mt-0.5 flex flex-wrap gap-1.5">
                         <Badge className="font-mono">{ref.profile}</Badge>
                         {ref.videoOnly && <Badge tone="amber">video only</Badge>}
                         {target?.disabled && <Badge tone="red">target disabled</Badge>}
                       </span>
+                      {push && <PushState push={push} skew={skew} />}
                     </span>
                     <Button
                       variant="ghost"
@@ -154,4 +164,47 @@ function AttachForm({
       />
     </form>
   );
+}
+
+const STATE_LABELS = {
+  waiting: "Waiting for the media node",
+  connecting: "Connecting…",
+  connected: "Connected",
+  retrying: "Error",
+  error: "Error",
+  disconnected: "Disconnected",
+} as const;
+
+/** What the push to one target is doing while live; the error as the media node gave it (without the key). */
+function PushState({ push, skew }: { push: TargetStatus; skew: number }) {
+  if (push.state === "offline" || push.state === "disabled") return null;
+  const tone = push.state === "connected" ? "green" : push.state === "retrying" || push.state === "error" ? "red" : push.state === "connecting" ? "indigo" : "neutral";
+  return (
+    <span data-testid="push-state" data-state={push.state} className="mt-1.5 block text-xs">
+      <span className="flex flex-wrap items-center gap-1.5">
+        <Badge tone={tone}>
+          {push.state === "connected" && <span className="size-1.5 animate-pulse rounded-full bg-emerald-500" aria-hidden />}
+          {STATE_LABELS[push.state]}
+        </Badge>
+        {push.state === "retrying" && push.retryAt !== undefined && <RetryCountdown at={push.retryAt} skew={skew} />}
+      </span>
+      {push.error && (
+        <span className={push.state === "connecting" ? "mt-1 block break-words text-zinc-500" : "mt-1 block break-words text-red-700"}>
+          {push.state === "connecting" ? "Last attempt: " : ""}
+          {push.error}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** "retrying in N s", counting down every second between polls. */
+function RetryCountdown({ at, skew }: { at: number; skew: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const seconds = Math.ceil((at - (now + skew)) / 1000);
+  return <span className="text-amber-800">{seconds > 0 ? `retrying in ${seconds} s` : "retrying now"}</span>;
 }

@@ -75,7 +75,7 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
             <ConnectCard stream={stream} />
             <PlaybackCard stream={stream} />
             <AccessCard stream={stream} />
-            <MultistreamCard stream={stream} />
+            <MultistreamCard stream={stream} live={stream.isActive || starting} />
             <ClipsCard stream={stream} liveSince={current?.createdAt} />
             <BroadcastsCard sessions={sessions} items={list} />
           </>

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -50,7 +51,7 @@ export function TargetsView() {
             <Card className="overflow-hidden">
               <ul aria-label="Multistream targets" className="divide-y divide-zinc-100">
                 {items.map((target) => (
-                  <li key={target.id} className="flex flex-wrap items-center gap-4 px-5 py-4">
+                  <li key={target.id} aria-label={target.name} className="flex flex-wrap items-center gap-4 px-5 py-4">
                     <RowIcon icon={ShareIcon} colors={target.disabled ? "bg-zinc-100 text-zinc-400" : "bg-indigo-50 text-indigo-600"} />
                     <span className="min-w-[10rem] flex-1">
                       <span className="flex items-center gap-2">
@@ -59,9 +60,13 @@ export function TargetsView() {
                         </span>
                         {target.disabled ? <Badge>Disabled</Badge> : <Badge tone="green">Enabled</Badge>}
                       </span>
-                      <span className="mt-0.5 block text-xs text-zinc-500" title={formatDateTime(target.createdAt)}>
-                        Added {timeAgo(target.createdAt)}
+                      <span className="mt-0.5 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-zinc-500">
+                        <span className="font-mono text-zinc-600" data-testid="target-host">
+                          {target.host}
+                        </span>
+                        <span title={formatDateTime(target.createdAt)}>Added {timeAgo(target.createdAt)}</span>
                       </span>
+                      <TargetStreams streams={target.streams} />
                     </span>
                     <span className="-mr-2 ml-auto flex items-center gap-1">
                       <Button
@@ -91,6 +96,25 @@ export function TargetsView() {
       <TargetDialog open={editing !== null} target={editing ?? undefined} onClose={() => setEditing(null)} />
       <DeleteTargetDialog target={deleting} onClose={() => setDeleting(null)} />
     </>
+  );
+}
+
+/** The streams that forward to a target, each a link to its page. */
+function TargetStreams({ streams }: { streams: Target["streams"] }) {
+  if (!streams.length) return <span className="mt-1 block text-xs text-zinc-400">Not used by any stream</span>;
+  return (
+    <span className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-zinc-500">
+      Used by
+      {streams.map((stream) => (
+          <Link
+            key={stream.id}
+            href={`/streams/${stream.id}`}
+            className="max-w-[14rem] truncate rounded-md bg-zinc-50 px-1.5 py-0.5 font-medium text-indigo-700 ring-1 ring-zinc-200 ring-inset hover:bg-indigo-50 hover:ring-indigo-200"
+          >
+            {stream.name}
+          </Link>
+      ))}
+    </span>
   );
 }
 

@@ -10,7 +10,7 @@ import { Heartbeat, HeartbeatReply, MediaNode, NodeBeat, NodeBeatReply, PublishG
 import { PlaybackInfo } from "@/lib/playback/schema";
 import { Session, SessionHealth, SessionListQuery } from "@/lib/sessions/schema";
 import { RecordPatch, Stream, StreamCreate, StreamListQuery, StreamPatch } from "@/lib/streams/schema";
-import { Target, TargetCreate, TargetCreated, TargetPatch } from "@/lib/targets/schema";
+import { MultistreamStatus, Target, TargetCreate, TargetCreated, TargetPatch } from "@/lib/targets/schema";
 import { Task, TaskListQuery } from "@/lib/tasks/schema";
 import { SignUp, User } from "@/lib/users/schema";
 import { QueuedDelivery, Webhook, WebhookCreated, WebhookDelivery, WebhookInput, WebhookTestRequest } from "@/lib/webhooks/schema";
@@ -82,6 +82,7 @@ export const operations = {
   listTargets: { method: "GET", path: "/multistream/target", tag: "Multistream", summary: "List multistream targets (url is never returned)", auth: "user", query: PageQuery, status: 200, response: Target, paged: true },
   getTarget: { method: "GET", path: `/multistream/target${Id}`, tag: "Multistream", summary: "Retrieve a multistream target", auth: "user", status: 200, response: Target, errors: [404] },
   updateTarget: { method: "PATCH", path: `/multistream/target${Id}`, tag: "Multistream", summary: "Update a multistream target", auth: "user", body: TargetPatch, status: 204, errors: [400, 404, 422] },
+  getMultistreamStatus: { method: "GET", path: `/stream${Id}/multistream/status`, tag: "Multistream", summary: "Each multistream target of the stream and, while it is live, what its push is doing (connecting, connected, retrying with the error and the next attempt's time); not in Livepeer's API", auth: "user", status: 200, response: MultistreamStatus, errors: [404] },
   deleteTarget: { method: "DELETE", path: `/multistream/target${Id}`, tag: "Multistream", summary: "Delete a target no stream references", auth: "user", status: 204, errors: [400, 404] },
   // Assets
   listAssets: { method: "GET", path: "/asset", tag: "Assets", summary: "List assets, searched, filtered and sorted by filters and order", auth: "user", query: PagedAssets, status: 200, response: Asset, paged: true },

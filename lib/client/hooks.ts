@@ -6,7 +6,7 @@ import type { ApiKey, ApiKeyCreated } from "@/lib/api-keys/schema";
 import type { MediaNode } from "@/lib/live/schema";
 import type { Session, SessionHealth } from "@/lib/sessions/schema";
 import type { Profile, Stream, StreamPatch } from "@/lib/streams/schema";
-import type { Target, TargetPatch } from "@/lib/targets/schema";
+import type { MultistreamStatus, Target, TargetPatch } from "@/lib/targets/schema";
 import type { QueuedDelivery, Webhook, WebhookCreated, WebhookDelivery } from "@/lib/webhooks/schema";
 import type { WebhookEvent } from "@/lib/webhooks/events";
 import { api, apiPage, type ApiPage } from "./api";
@@ -26,6 +26,7 @@ const keys = {
   session: (id: string) => ["sessions", id] as const,
   sessionHealth: (id: string) => ["sessions", id, "health"] as const,
   targets: ["targets"] as const,
+  multistreamStatus: (id: string) => ["streams", id, "multistream-status"] as const,
   webhooks: ["webhooks"] as const,
   webhook: (id: string) => ["webhooks", id] as const,
   deliveries: (id: string) => ["webhooks", id, "deliveries"] as const,
@@ -227,6 +228,16 @@ export function useTargets() {
   return useQuery({
     queryKey: keys.targets,
     queryFn: async () => (await apiPage<Target>("/api/multistream/target?limit=1000")).items,
+  });
+}
+
+/** Each target's push while the stream is live (connecting, connected, retrying...), polled as the broadcast is. */
+export function useMultistreamStatus(streamId: string, live: boolean) {
+  return useQuery({
+    queryKey: keys.multistreamStatus(streamId),
+    queryFn: () => api<MultistreamStatus>(`/api/stream/${enc(streamId)}/multistream/status`),
+    enabled: live,
+    refetchInterval: live ? BROADCAST_POLL_MS : false,
   });
 }
 

@@ -49,6 +49,9 @@ export type HeartbeatReply = z.infer<typeof HeartbeatReply>;
 
 const ofSession = { sessionId: z.string(), epoch: z.number().int() };
 
+export const MultistreamPushState = z.enum(["connecting", "connected", "error", "disconnected"]);
+export type MultistreamPushState = z.infer<typeof MultistreamPushState>;
+
 /** What a node reports of a session it runs; refused (409) once its epoch is no longer current. */
 export const SessionEvent = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("ready"), ...ofSession }),
@@ -73,7 +76,21 @@ export const SessionEvent = z.discriminatedUnion("kind", [
     startedAt: z.number().int(),
   }),
   z.object({ kind: z.literal("ended"), ...ofSession }),
-  z.object({ kind: z.literal("multistream"), ...ofSession, targetId: z.string(), state: z.enum(["connected", "error", "disconnected"]), error: z.string().optional() }),
+  /**
+   * A multistream target's push changed state: an attempt started (connecting), it sends
+   * (connected), it failed (error, with the next attempt in `retryInMs`), or it stopped
+   * (disconnected). `seq` orders one epoch's reports (they may arrive out of order); nodes
+   * before it sent only connected, error and disconnected.
+   */
+  z.object({
+    kind: z.literal("multistream"),
+    ...ofSession,
+    targetId: z.string(),
+    state: MultistreamPushState,
+    error: z.string().optional(),
+    retryInMs: z.number().int().min(0).max(3_600_000).optional(),
+    seq: z.number().int().min(0).optional(),
+  }),
 ]);
 export type SessionEvent = z.infer<typeof SessionEvent>;
 

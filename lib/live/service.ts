@@ -10,6 +10,7 @@ import { serializeStream, type StreamRow } from "@/lib/streams/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import { publicOrigin } from "@/lib/origin";
 import { conflict, Refusal } from "@/lib/errors";
+import { clearPushStates, recordPushState, type PushReport } from "@/lib/targets/live-state";
 import { liveSegmentStored } from "./dvr";
 import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant, SessionEvent } from "./schema";
 
@@ -127,7 +128,7 @@ export async function sessionEvent(event: SessionEvent): Promise<void> {
   if (event.kind === "ready") await sessionReady(event.sessionId);
   else if (event.kind === "recorded") await recordingSegmentStored(event);
   else if (event.kind === "live-segment") await liveSegmentStored(event);
-  else await multistreamChanged(event.sessionId, event.targetId, event.state, event.error);
+  else await multistreamChanged(event);
 }
 
 /** The session's HLS playlist works: the stream is active (stream.started). */
@@ -214,6 +215,7 @@ export async function sessionEnded(sessionId: string, end: { epoch?: number; rea
     .where(and(eq(sessions.id, sessionId), eq(sessions.isActive, true), end.epoch === undefined ? undefined : eq(sessions.epoch, end.epoch)))
     .returning();
   if (!session) return; // already ended, or no longer this node's
+  await clearPushStates(sessionId);
   const [stream] = await db()
     .update(streams)
     .set({ isActive: false, health: null, lastSeen: now })
@@ -228,7 +230,11 @@ export async function sessionEnded(sessionId: string, end: { epoch?: number; rea
   }
 }
 
-export async function multistreamChanged(sessionId: string, targetId: string, state: "connected" | "error" | "disconnected", error?: string) {
+/** A target's push changed state: kept for the owner's view; connected, error and disconnected are webhook events too. */
+export async function multistreamChanged(report: PushReport) {
+  await recordPushState(report);
+  const { sessionId, targetId, state, error } = report;
+  if (state === "connecting") return;
   const { session, stream } = await loadSession(sessionId);
   const ref = stream.multistreamTargets.find((r) => r.id === targetId);
   const target = await db().query.multistreamTargets.findFirst({ where: eq(multistreamTargets.id, targetId) });

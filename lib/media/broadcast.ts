@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { liveKey, liveThumbnailKey, recordingKey } from "@/lib/live/keys";
-import type { IngestHealth, LiveTarget, PublishGrant } from "@/lib/live/schema";
+import type { IngestHealth, LiveTarget, MultistreamPushState, PublishGrant } from "@/lib/live/schema";
 import { Fenced, type AppClient } from "./app-client";
 import type { Feed } from "./feed";
 import { runFfmpeg, type FfmpegProcess } from "./ffmpeg";
@@ -11,7 +11,7 @@ import type { MediaStore } from "./media-store";
 import { HlsShipper, type ShippedSegment } from "./shipper";
 import { ladderArgs, pushArgs, READER_DRAIN_MS, recorderArgs, variantDir } from "./ladder";
 import { frameRate, probe } from "./probe";
-import { redactTargetSecrets, routeToTarget, type TargetRoute } from "@/lib/targets/connect";
+import { redactTargetSecrets, routeToTarget, splitTargetUrl, type TargetRoute } from "@/lib/targets/connect";
 
 /** What the media node knows of the RTMP publisher (from node-media-server). */
 export interface Publisher {
@@ -48,6 +48,8 @@ const STALL_MS = 4000;
 const LIVE_LINGER_MS = 30_000;
 /** How often the live thumbnail is refreshed (at most: one per stored source segment). */
 const THUMBNAIL_EVERY_MS = 5000;
+/** A push that sends nothing this long after it started is given up (and retried): ffmpeg waits forever on a silent server. */
+const PUSH_CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * One live session on this node, for one epoch of it: the transcoder (HLS
@@ -77,6 +79,7 @@ export class Broadcast {
   private health?: IngestHealth;
   private thumbnailAt = 0;
   private thumbnailing = false;
+  private multistreamReports = 0;
 
   constructor(
     readonly grant: PublishGrant,
@@ -332,6 +335,11 @@ export class Broadcast {
     return this.ending;
   }
 
+  /** Orders this epoch's multistream reports, which travel as separate requests and may overtake each other. */
+  nextMultistreamSeq() {
+    return this.multistreamReports++;
+  }
+
   /** The publisher is gone: stop everything, store the last segments, tell the app once. */
   async end() {
     if (this.ending) return;
@@ -365,7 +373,8 @@ export class Broadcast {
 
 /**
  * One multistream target: an ffmpeg push retried with back-off while the
- * broadcast lasts; connected/error/disconnected reported to the app. Every
+ * broadcast lasts; connecting/connected/error (with the next attempt's
+ * delay)/disconnected reported to the app. Every
  * attempt resolves and checks the target's host first (a DNS name can change)
  * and ffmpeg connects to the checked address only; a private one is reported
  * as the error and not connected to.
@@ -377,6 +386,7 @@ class Push {
   private connected = false;
   private failures = 0;
   private retry?: NodeJS.Timeout;
+  private deadline?: NodeJS.Timeout;
 
   constructor(
     private readonly target: LiveTarget,
@@ -384,9 +394,10 @@ class Push {
     private readonly ctx: BroadcastContext,
   ) {}
 
-  private report(state: "connected" | "error" | "disconnected", error?: string) {
+  private report(state: MultistreamPushState, failure?: { error: string; retryInMs: number }) {
+    const { sessionId, epoch } = this.broadcast.grant;
     void this.ctx.app
-      .event({ kind: "multistream", sessionId: this.broadcast.grant.sessionId, epoch: this.broadcast.grant.epoch, targetId: this.target.id, state, ...(error ? { error } : {}) })
+      .event({ kind: "multistream", sessionId, epoch, targetId: this.target.id, state, seq: this.broadcast.nextMultistreamSeq(), ...failure })
       .catch((err) => console.error("[media] multistream event failed:", err.message));
   }
 
@@ -400,6 +411,7 @@ class Push {
 
   private async attempt() {
     if (this.over) return;
+    this.report("connecting");
     let route: TargetRoute;
     try {
       route = await routeToTarget(this.target.url);
@@ -412,6 +424,7 @@ class Push {
       env: route.env,
       onProgress: (p) => {
         if (!this.connected && Number(p.out_time_us ?? 0) > 0) {
+          clearTimeout(this.deadline);
           this.connected = true;
           this.failures = 0;
           this.report("connected");
@@ -419,11 +432,25 @@ class Push {
       },
     });
     this.proc = proc;
+    let timedOut = false;
+    this.deadline = setTimeout(() => {
+      timedOut = true;
+      void proc.stop();
+    }, PUSH_CONNECT_TIMEOUT_MS);
     void proc.exited.then((code) => {
+      clearTimeout(this.deadline);
       void route.close();
       if (this.over) return;
-      const said = proc.stderrTail().split("\n").filter(Boolean).slice(-2).join(" ");
-      this.failed(route.failure() ?? (said || `ffmpeg exited with ${code}`));
+      // Its last two lines, without ffmpeg's "[rtmp @ 0x55…] " context prefixes (noise to a creator).
+      const said = proc
+        .stderrTail()
+        .split("\n")
+        .map((line) => line.replace(/^\[[^\]]* @ 0x[0-9a-f]+\]\s*/, "").trim())
+        .filter(Boolean)
+        .slice(-2)
+        .join("; ");
+      const silent = `no answer from ${splitTargetUrl(this.target.url).host} within ${PUSH_CONNECT_TIMEOUT_MS / 1000} s`;
+      this.failed(route.failure() ?? (timedOut ? silent : said || `ffmpeg exited with ${code}`));
     });
   }
 
@@ -432,17 +459,19 @@ class Push {
     this.ctx.observe?.ffmpegRestarted("push");
     if (this.connected) this.report("disconnected");
     this.connected = false;
-    this.report("error", redactTargetSecrets(message, this.target.url));
     const delay = Math.min(2000 * 2 ** this.failures++, 30_000);
+    this.report("error", { error: redactTargetSecrets(message, this.target.url), retryInMs: delay });
     this.retry = setTimeout(() => void this.attempt(), delay);
   }
 
   async stop() {
     this.stopped = true;
     clearTimeout(this.retry);
-    await this.proc?.stop();
-    await this.route?.close();
+    clearTimeout(this.deadline);
+    // Reported first: a push replacing this one (its target changed) reports after it.
     if (this.connected) this.report("disconnected");
     this.connected = false;
+    await this.proc?.stop();
+    await this.route?.close();
   }
 }

@@ -235,17 +235,22 @@ export async function deleteStream(userId: string, id: string): Promise<void> {
 }
 
 /** Streams that reference a target; a referenced target cannot be deleted. */
-export async function streamsUsingTarget(userId: string, targetId: string) {
-  return db()
-    .select({ id: streams.id, name: streams.name })
+/** The streams (not deleted) whose multistream.targets name each of these targets, newest first. */
+export async function streamsUsingTargets(userId: string, targetIds: string[]): Promise<Map<string, { id: string; name: string }[]>> {
+  const using = new Map(targetIds.map((id) => [id, [] as { id: string; name: string }[]]));
+  if (!targetIds.length) return using;
+  const rows = await db()
+    .select({ id: streams.id, name: streams.name, refs: streams.multistreamTargets })
     .from(streams)
     .where(
       and(
         eq(streams.userId, userId),
         isNull(streams.deletedAt),
-        // jsonb containment: some element of the array has this id
-        sql`${streams.multistreamTargets} @> ${JSON.stringify([{ id: targetId }])}::jsonb`,
+        sql`EXISTS (SELECT 1 FROM jsonb_array_elements(${streams.multistreamTargets}) AS ref WHERE ref->>'id' IN ${targetIds})`,
       ),
-    );
+    )
+    .orderBy(sql`${streams.createdAt} DESC`, sql`${streams.id} DESC`);
+  for (const row of rows) for (const ref of row.refs) using.get(ref.id)?.push({ id: row.id, name: row.name });
+  return using;
 }
 

@@ -63,6 +63,12 @@ export function splitTargetUrl(url: string): TargetUrlParts {
   return { ...parts, host, port: col < 0 ? -1 : atoi(authority.slice(col + 1)), hostEnd: p + host.length };
 }
 
+/** What may be shown of a target's URL: its host, and port when written (never the path, query or userinfo that hold secrets). */
+export function targetHost(url: string): string {
+  const { host, port } = splitTargetUrl(url);
+  return port < 0 ? bracketed(host) : `${bracketed(host)}:${port}`;
+}
+
 /** The RTMP application ffmpeg 5.1 derives from a URL's path (rtmpproto.c), which its tcUrl ends with. */
 export function rtmpApp(path: string): string {
   const query = path.indexOf("?");

@@ -5,14 +5,24 @@ import { invalid, notFound } from "@/lib/errors";
 import { pageOf, type Page, type PageQuery } from "@/db/pagination";
 import { newId } from "@/lib/ids";
 import { hostReason } from "@/lib/net/guard";
-import { streamsUsingTarget } from "@/lib/streams/service";
-import { splitTargetUrl } from "./connect";
+import { streamsUsingTargets } from "@/lib/streams/service";
+import { splitTargetUrl, targetHost } from "./connect";
 import type { Target, TargetCreate, TargetPatch } from "./schema";
 
 type TargetRow = typeof multistreamTargets.$inferSelect;
 
-export function serializeTarget(row: TargetRow): Target {
-  return { id: row.id, userId: row.userId, name: row.name, disabled: row.disabled, createdAt: row.createdAt };
+/** The public shape: the host instead of the URL, and the streams that use the target. */
+async function serializeTargets(userId: string, rows: TargetRow[]): Promise<Target[]> {
+  const using = await streamsUsingTargets(userId, rows.map((r) => r.id));
+  return rows.map((row) => ({
+    id: row.id,
+    userId: row.userId,
+    name: row.name,
+    disabled: row.disabled,
+    createdAt: row.createdAt,
+    host: targetHost(row.url),
+    streams: using.get(row.id) ?? [],
+  }));
 }
 
 /** The host ffmpeg would connect to; the media node checks it again at every connection. */
@@ -34,11 +44,13 @@ export async function createTarget(userId: string, input: TargetCreate) {
       createdAt: Date.now(),
     })
     .returning();
-  return { ...serializeTarget(row), url: row.url };
+  const [target] = await serializeTargets(userId, [row]);
+  return { ...target, url: row.url };
 }
 
 export async function listTargets(userId: string, page: PageQuery): Promise<Page<Target>> {
-  return pageOf(multistreamTargets, eq(multistreamTargets.userId, userId), page, serializeTarget);
+  const rows = await pageOf(multistreamTargets, eq(multistreamTargets.userId, userId), page, (row) => row);
+  return { ...rows, items: await serializeTargets(userId, rows.items) };
 }
 
 const owned = (userId: string, id: string) =>
@@ -47,7 +59,8 @@ const owned = (userId: string, id: string) =>
 export async function getTarget(userId: string, id: string): Promise<Target> {
   const row = await db().query.multistreamTargets.findFirst({ where: owned(userId, id) });
   if (!row) throw notFound("multistream target");
-  return serializeTarget(row);
+  const [target] = await serializeTargets(userId, [row]);
+  return target;
 }
 
 export async function updateTarget(userId: string, id: string, patch: TargetPatch) {
@@ -60,8 +73,7 @@ export async function updateTarget(userId: string, id: string, patch: TargetPatc
 }
 
 export async function deleteTarget(userId: string, id: string) {
-  await getTarget(userId, id);
-  const users = await streamsUsingTarget(userId, id);
+  const { streams: users } = await getTarget(userId, id);
   if (users.length) {
     const names = users.map((s) => `"${s.name}" (${s.id})`).join(", ");
     throw invalid(
