@@ -181,6 +181,28 @@ export const liveSegments = pgTable(
   (t) => [primaryKey({ columns: [t.sessionId, t.epoch, t.seq] }), index("live_segments_start_idx").on(t.sessionId, t.startedAt)],
 );
 
+/**
+ * The ingest health of a session over its broadcast, from the media node's heartbeats
+ * (about one a second) folded into one row per time bucket: the mean bitrate, the lowest
+ * frame rate and the longest keyframe interval seen in it (a drop or a late keyframe is
+ * what the creator must see). Buckets widen as a broadcast goes on (lib/sessions/health.ts),
+ * so a long broadcast keeps a bounded number of rows. Kept after the broadcast ends.
+ */
+export const sessionHealthSamples = pgTable(
+  "session_health_samples",
+  {
+    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    /** Start of the bucket, ms since the epoch. */
+    at: ms("at").notNull(),
+    /** How many heartbeats were folded in. */
+    beats: integer("beats").notNull(),
+    bitrateKbps: real("bitrate_kbps"),
+    fps: real("fps"),
+    keyframeIntervalS: real("keyframe_interval_s"),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.at] })],
+);
+
 /** Media nodes that registered with the app, kept up to date by their heartbeats. */
 export const mediaNodes = pgTable("media_nodes", {
   id: text("id").primaryKey(),

@@ -62,7 +62,7 @@ describe("bad input", () => {
       }
     }
 
-    const byId = ["stream/ID", "stream/ID/sessions", "session/ID", "multistream/target/ID", "webhook/ID", "asset/ID", "task/ID", "access-control/signing-key/ID"];
+    const byId = ["stream/ID", "stream/ID/sessions", "session/ID", "session/ID/health", "multistream/target/ID", "webhook/ID", "asset/ID", "task/ID", "access-control/signing-key/ID"];
     for (const path of byId) {
       for (const id of ID_LIKE) {
         const res = await api.get(path.replace("ID", id));

@@ -191,7 +191,7 @@ describe("Castline on many machines", { concurrency: false }, () => {
       const list = (await at(api, a1.url).get("asset")).body;
       return list[0]?.status.phase === "ready" ? list[0] : undefined;
     }, 90_000, 500);
-    assert.deepEqual(asset.source, { type: "recording", sessionId: session.id });
+    assert.deepEqual(asset.source, { type: "recording", sessionId: session.id, streamId: stream.id });
     const mp4 = path.join(tmp, "failover.mp4");
     fs.writeFileSync(mp4, Buffer.from(await (await get((await at(api, a1.url).get(`session/${session.id}`)).body.mp4Url)).arrayBuffer()));
     const duration = Number((await ffprobe(mp4)).format.duration);

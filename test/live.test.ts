@@ -142,7 +142,7 @@ describe("live streaming", { concurrency: false }, () => {
       const list = (await api.get("asset")).body;
       return list.length && list[0].status.phase === "ready" ? list : undefined;
     }, 60_000, 500);
-    assert.deepEqual(asset.source, { type: "recording", sessionId: waiting.id });
+    assert.deepEqual(asset.source, { type: "recording", sessionId: waiting.id, streamId: stream.id });
     const ready = (await api.get(`session/${waiting.id}`)).body;
     assert.equal(ready.recordingStatus, "ready");
     const { file } = await download(ready.mp4Url, "recording.mp4");

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useState, type ReactNode } from "react";
 import { PlaybackPolicyCard } from "@/components/access-control/playback-policy-card";
 import { Player } from "@/components/player/player";
@@ -238,9 +239,18 @@ function Source({ source }: { source: Asset["source"] }) {
         </a>
       );
     case "recording":
+      // Back to the broadcast it recorded, and the stream it was on.
       return (
-        <p className="text-sm text-zinc-800">
-          Recording of live session <code className="font-mono text-xs break-all text-zinc-600">{source.sessionId}</code>
+        <p className="flex flex-wrap gap-x-3 gap-y-1 text-sm text-zinc-800">
+          <span>Recording of a broadcast:</span>
+          <Link href={`/broadcasts/${source.sessionId}`} className="font-medium text-indigo-600 hover:text-indigo-500">
+            View broadcast
+          </Link>
+          {source.streamId && (
+            <Link href={`/streams/${source.streamId}`} className="font-medium text-indigo-600 hover:text-indigo-500">
+              View stream
+            </Link>
+          )}
         </p>
       );
     case "clip":

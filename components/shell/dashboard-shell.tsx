@@ -8,6 +8,7 @@ import { Logo } from "@/components/brand";
 import { IconButton } from "@/components/ui/button";
 import { cx } from "@/components/ui/cx";
 import {
+  BroadcastIcon,
   FilmIcon,
   KeyIcon,
   ListChecksIcon,
@@ -32,6 +33,7 @@ const NAV: { heading: string; items: NavItem[] }[] = [
     heading: "Live",
     items: [
       { href: "/streams", label: "Streams", icon: VideoIcon },
+      { href: "/broadcasts", label: "Broadcasts", icon: BroadcastIcon },
       { href: "/targets", label: "Multistream targets", icon: ShareIcon },
       { href: "/nodes", label: "Media nodes", icon: ServerIcon },
     ],

@@ -1,14 +1,16 @@
 "use client";
 
+import Link from "next/link";
 import { useEffect, useState, type ReactNode } from "react";
+import { HealthHistory } from "@/components/broadcasts/health-graph";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { cx } from "@/components/ui/cx";
 import { AlertIcon } from "@/components/ui/icons";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
+import { keyframesTooSlow, MAX_KEYFRAME_INTERVAL_S } from "@/lib/sessions/health-readings";
+import type { Session } from "@/lib/sessions/schema";
 import type { Stream } from "@/lib/streams/schema";
 
-/** Encoders are told to send a keyframe every 2 s; beyond this, playback starts slowly and renditions lag. */
-const MAX_GOOD_KEYFRAME_INTERVAL_S = 4;
 /** The media node reports every few seconds: older measurements no longer describe the feed. */
 const HEALTH_STALE_MS = 15_000;
 
@@ -26,14 +28,17 @@ function useNow(on: boolean, ms = 1_000): number {
   return now;
 }
 
-/** What the media node measures of the encoder's feed while the stream is live. */
-export function IngestHealthCard({ stream }: { stream: Stream }) {
+/**
+ * What the media node measures of the encoder's feed while the stream is live, and its history
+ * over `session`: the live broadcast, or else the last one.
+ */
+export function IngestHealthCard({ stream, session }: { stream: Stream; session?: Session }) {
   const now = useNow(stream.isActive);
   const health = stream.isActive ? stream.health : undefined;
   const age = health ? Math.max(0, now - health.updatedAt) : undefined;
   const stale = age !== undefined && age > HEALTH_STALE_MS;
   const keyframe = health?.keyframeIntervalS;
-  const slowKeyframes = keyframe !== undefined && keyframe > MAX_GOOD_KEYFRAME_INTERVAL_S;
+  const slowKeyframes = keyframe !== undefined && keyframesTooSlow(keyframe);
 
   return (
     <Card>
@@ -57,12 +62,13 @@ export function IngestHealthCard({ stream }: { stream: Stream }) {
             {stream.lastSeen ? timeAgo(stream.lastSeen, now) : "Never"}
           </Stat>
         </dl>
-        {slowKeyframes && (
+        {/* With a history below, its list of what to fix says it once. */}
+        {slowKeyframes && !session && (
           <p className="flex gap-2 rounded-lg bg-amber-50 px-3 py-2.5 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset">
             <AlertIcon className="mt-px size-4 shrink-0 text-amber-600" />
             <span>
               Keyframes every {oneDecimal.format(keyframe)} s make playback start slowly and renditions lag. Set your encoder’s
-              keyframe interval to 2 s (OBS: Output → Keyframe Interval).
+              keyframe interval to {MAX_KEYFRAME_INTERVAL_S} s (OBS: Output → Keyframe Interval).
             </span>
           </p>
         )}
@@ -72,6 +78,19 @@ export function IngestHealthCard({ stream }: { stream: Stream }) {
           </p>
         )}
       </CardBody>
+      {session && (
+        <CardBody className="space-y-3 border-t border-zinc-100">
+          <div className="flex items-baseline justify-between gap-3">
+            <h3 className="text-sm font-medium text-zinc-800">
+              {session.isActive ? "Over this broadcast" : `Last broadcast · ${formatDateTime(session.createdAt)}`}
+            </h3>
+            <Link href={`/broadcasts/${session.id}`} className="text-xs font-medium text-indigo-600 hover:text-indigo-500">
+              Details
+            </Link>
+          </div>
+          <HealthHistory sessionId={session.id} live={session.isActive} />
+        </CardBody>
+      )}
     </Card>
   );
 }

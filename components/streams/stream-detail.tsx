@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { PlaybackPolicyCard } from "@/components/access-control/playback-policy-card";
 import { PlayerLink, WatchAndShareCard } from "@/components/player/watch-and-share";
-import { Badge, StreamStatus } from "@/components/ui/badge";
+import { StreamStatus } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm";
@@ -17,11 +17,13 @@ import { RenameDialog } from "@/components/ui/rename-dialog";
 import { Switch } from "@/components/ui/switch";
 import { EmptyState, FormErrors, LoadingState } from "@/components/ui/states";
 import { policyOf } from "@/lib/client/access-hooks";
-import { formatBitrate, formatDateTime, formatDuration, timeAgo } from "@/lib/client/format";
+import { formatBitrate, formatDateTime, timeAgo } from "@/lib/client/format";
 import { useDeleteStream, useRotateStreamKey, useStreamBroadcasts, useUpdateStream } from "@/lib/client/hooks";
 import { useIngestUrl } from "@/lib/client/location";
 import type { Session } from "@/lib/sessions/schema";
 import type { Stream } from "@/lib/streams/schema";
+import { BroadcastRow } from "@/components/broadcasts/broadcast-row";
+import { LoadMore } from "@/components/ui/list-page";
 import { ClipsCard } from "./clips-card";
 import { IngestHealthCard } from "./ingest-health-card";
 import { LivePreviewCard } from "./live-preview-card";
@@ -42,7 +44,9 @@ export function StreamDetail({ id }: { id: string }) {
 function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }) {
   const remove = useDeleteStream();
   // The encoder is connected (its session is live) before the first segments make the stream playable.
-  const starting = !stream.isActive && !!sessions.data?.some((s) => s.isActive);
+  const list = sessions.data?.pages.flatMap((p) => p.items);
+  const current = list?.find((s) => s.isActive);
+  const starting = !stream.isActive && !!current;
   return (
     <>
       <DetailHeader
@@ -66,17 +70,18 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
         main={
           <>
             <LivePreviewCard stream={stream} starting={starting} />
+            {/* Before the broadcasts: on a phone, the feed's health comes first. */}
+            <IngestHealthCard stream={stream} session={current ?? list?.[0]} />
             <ConnectCard stream={stream} />
             <PlaybackCard stream={stream} />
             <AccessCard stream={stream} />
             <MultistreamCard stream={stream} live={stream.isActive || starting} />
-            <ClipsCard stream={stream} liveSince={sessions.data?.find((s) => s.isActive)?.createdAt} />
-            <SessionsCard sessions={sessions} />
+            <ClipsCard stream={stream} liveSince={current?.createdAt} />
+            <BroadcastsCard sessions={sessions} items={list} />
           </>
         }
         side={
           <>
-            <IngestHealthCard stream={stream} />
             <SettingsCard stream={stream} />
             <RenditionsCard stream={stream} live={stream.isActive || starting} />
             <StreamDetails stream={stream} />
@@ -324,17 +329,25 @@ function StreamDetails({ stream }: { stream: Stream }) {
   );
 }
 
-function SessionsCard({ sessions }: { sessions: Sessions }) {
+function BroadcastsCard({ sessions, items }: { sessions: Sessions; items: Session[] | undefined }) {
   return (
     <Card>
-      <CardHeader title="Recent broadcasts" description="Each time your encoder connects, a session is recorded here." />
+      <CardHeader
+        title="Broadcasts"
+        description="Each time your encoder connects, a session is recorded here."
+        action={
+          <Link href="/broadcasts" className="text-sm font-medium text-indigo-600 hover:text-indigo-500">
+            All broadcasts
+          </Link>
+        }
+      />
       {sessions.isPending ? (
         <LoadingState compact />
       ) : sessions.isError ? (
         <CardBody>
           <FormErrors error={sessions.error} />
         </CardBody>
-      ) : sessions.data.length === 0 ? (
+      ) : !items?.length ? (
         <CardBody>
           <EmptyState
             className="border-0 py-8"
@@ -344,37 +357,15 @@ function SessionsCard({ sessions }: { sessions: Sessions }) {
           />
         </CardBody>
       ) : (
-        <ul aria-label="Broadcasts" className="divide-y divide-zinc-100 text-sm">
-          {sessions.data.map((s) => (
-            <li key={s.id} className="flex flex-wrap items-center justify-between gap-2 px-5 py-3">
-              <span>
-                <span className="font-medium text-zinc-900">{formatDateTime(s.createdAt)}</span>
-                <span className="ml-2 text-zinc-500">{formatDuration(s.sourceSegmentsDuration)}</span>
-              </span>
-              <span className="flex items-center gap-2">
-                <RecordingState session={s} />
-                <SessionState session={s} />
-              </span>
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul aria-label="Broadcasts" className="divide-y divide-zinc-100 text-sm">
+            {items.map((s) => (
+              <BroadcastRow key={s.id} session={s} />
+            ))}
+          </ul>
+          <LoadMore list={sessions} className="border-t border-zinc-100 py-3" />
+        </>
       )}
     </Card>
   );
-}
-
-/** From the session's own state: live once its first segments are counted, ended when it ended. */
-function SessionState({ session }: { session: Session }) {
-  if (!session.isActive) return <Badge>Ended</Badge>;
-  return session.sourceSegments > 0 ? <Badge tone="green">Live</Badge> : <Badge tone="indigo">Starting</Badge>;
-}
-
-/** A recorded session records while live; afterwards its recording waits for a reconnect, is processed, then ready. */
-function RecordingState({ session }: { session: Session }) {
-  const status = session.recordingStatus;
-  if (session.isActive) return session.record ? <Badge tone="amber">Recording</Badge> : null;
-  if (!status || status === "none") return null;
-  if (status === "ready") return <Badge tone="green">Recording ready</Badge>;
-  if (status === "failed") return <Badge tone="red">Recording failed</Badge>;
-  return <Badge tone="amber">Recording processing</Badge>;
 }

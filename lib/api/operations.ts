@@ -8,7 +8,7 @@ import { Ingest } from "@/lib/live/ingest";
 import { MEDIA_OBJECT_KEY, MEDIA_PREFIX } from "@/lib/live/keys";
 import { Heartbeat, HeartbeatReply, MediaNode, NodeBeat, NodeBeatReply, PublishGrant, PublishRequest, SessionEvent } from "@/lib/live/schema";
 import { PlaybackInfo } from "@/lib/playback/schema";
-import { Session, SessionListQuery } from "@/lib/sessions/schema";
+import { Session, SessionHealth, SessionListQuery } from "@/lib/sessions/schema";
 import { RecordPatch, Stream, StreamCreate, StreamListQuery, StreamPatch } from "@/lib/streams/schema";
 import { MultistreamStatus, Target, TargetCreate, TargetCreated, TargetPatch } from "@/lib/targets/schema";
 import { Task, TaskListQuery } from "@/lib/tasks/schema";
@@ -72,6 +72,7 @@ export const operations = {
   listStreamSessions: { method: "GET", path: `/stream${Id}/sessions`, tag: "Sessions", summary: "List a stream's sessions (record=1: recorded only)", auth: "user", query: PagedSessions, status: 200, response: Session, paged: true, errors: [404] },
   listSessions: { method: "GET", path: "/session", tag: "Sessions", summary: "List sessions", auth: "user", query: PageQuery, status: 200, response: Session, paged: true },
   getSession: { method: "GET", path: `/session${Id}`, tag: "Sessions", summary: "Retrieve a session", auth: "user", status: 200, response: Session, errors: [404] },
+  getSessionHealth: { method: "GET", path: `/session${Id}/health`, tag: "Sessions", summary: "A session's ingest health over its broadcast (not in Livepeer's API): bitrate, frame rate and keyframe interval per time bucket, live or after it ended, and the readings the encoder should fix", auth: "user", status: 200, response: SessionHealth, errors: [404], cacheControl: "no-cache" },
 
   createClip: { method: "POST", path: "/clip", tag: "Clips", summary: "Clip a stream (live: its last LIVE_DVR_WINDOW_S; or a session, recorded or within that window after it ended) with times in Unix ms, or an asset (not in Livepeer's API) with times in ms from its start; the clip is a new asset, made by a clip task", auth: "user", body: ClipPayload, status: 200, response: AssetWithTask, errors: [400, 404, 422] },
   listStreamClips: { method: "GET", path: `/stream${Id}/clips`, tag: "Clips", summary: "Clips of a stream's sessions", auth: "user", query: PageQuery, status: 200, response: Asset, paged: true, errors: [404] },

@@ -52,7 +52,11 @@ export type AssetIpfsStorage = z.infer<typeof AssetIpfsStorage>;
 export const AssetSource = z.discriminatedUnion("type", [
   z.object({ type: z.literal("directUpload") }),
   z.object({ type: z.literal("url"), url: z.string() }),
-  z.object({ type: z.literal("recording"), sessionId: z.string() }),
+  z.object({
+    type: z.literal("recording"),
+    sessionId: z.string(),
+    streamId: z.string().optional().describe("Castline addition: the session's stream (recordings made before it was added lack it)"),
+  }),
   /** A clip (POST /clip) of a stream's session (sessionId) or of an asset (assetId); sourceId is the stream or asset. */
   z.object({
     type: z.literal("clip"),

@@ -1,15 +1,15 @@
 "use client";
 
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, type InfiniteData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
 import type { ApiKey, ApiKeyCreated } from "@/lib/api-keys/schema";
 import type { MediaNode } from "@/lib/live/schema";
-import type { Session } from "@/lib/sessions/schema";
+import type { Session, SessionHealth } from "@/lib/sessions/schema";
 import type { Profile, Stream, StreamPatch } from "@/lib/streams/schema";
 import type { MultistreamStatus, Target, TargetPatch } from "@/lib/targets/schema";
 import type { QueuedDelivery, Webhook, WebhookCreated, WebhookDelivery } from "@/lib/webhooks/schema";
 import type { WebhookEvent } from "@/lib/webhooks/events";
-import { api, apiPage } from "./api";
+import { api, apiPage, type ApiPage } from "./api";
 
 /** Live status changes without the user doing anything: lists and details poll. */
 const STREAM_POLL_MS = 10_000;
@@ -21,6 +21,10 @@ const keys = {
   streamLists: ["streams", "list"] as const,
   stream: (id: string) => ["streams", id] as const,
   sessions: (id: string) => ["streams", id, "sessions"] as const,
+  /** The account's broadcasts, and one broadcast with its ingest health. */
+  allSessions: ["sessions"] as const,
+  session: (id: string) => ["sessions", id] as const,
+  sessionHealth: (id: string) => ["sessions", id, "health"] as const,
   targets: ["targets"] as const,
   multistreamStatus: (id: string) => ["streams", id, "multistream-status"] as const,
   webhooks: ["webhooks"] as const,
@@ -87,7 +91,7 @@ export function useStreamBroadcasts(id: string) {
   const qc = useQueryClient();
   const pollMs = () => {
     const stream = qc.getQueryData<Stream>(keys.stream(id));
-    const sessions = qc.getQueryData<Session[]>(keys.sessions(id));
+    const sessions = qc.getQueryData<InfiniteData<ApiPage<Session>>>(keys.sessions(id))?.pages.flatMap((p) => p.items);
     const busy =
       stream?.isActive ||
       sessions?.some((s) => s.isActive || s.recordingStatus === "waiting") ||
@@ -99,9 +103,12 @@ export function useStreamBroadcasts(id: string) {
     queryFn: () => api<Stream>(`/api/stream/${enc(id)}`),
     refetchInterval: pollMs,
   });
-  const sessions = useQuery({
+  // Polling refetches every loaded page from the newest, so "Load more" pages stay contiguous.
+  const sessions = useInfiniteQuery({
     queryKey: keys.sessions(id),
-    queryFn: () => api<Session[]>(`/api/stream/${enc(id)}/sessions?limit=20`),
+    queryFn: ({ pageParam }) => apiPage<Session>(pageParam),
+    initialPageParam: `/api/stream/${enc(id)}/sessions?limit=${SESSION_PAGE}`,
+    getNextPageParam: (last) => last.next,
     refetchInterval: pollMs,
   });
 
@@ -119,6 +126,45 @@ export function useStreamBroadcasts(id: string) {
   }, [qc, id, beat]);
 
   return { stream, sessions };
+}
+
+const SESSION_PAGE = 20;
+
+/** Every broadcast of the account, newest first; polled, as broadcasts start and recordings settle on their own. */
+export function useSessions() {
+  return useInfiniteQuery({
+    queryKey: keys.allSessions,
+    queryFn: ({ pageParam }) => apiPage<Session>(pageParam),
+    initialPageParam: `/api/session?limit=${SESSION_PAGE}`,
+    getNextPageParam: (last) => last.next,
+    refetchInterval: STREAM_POLL_MS,
+  });
+}
+
+/** One broadcast: fast while it is live or its recording is on its way. */
+export function useSession(id: string) {
+  return useQuery({
+    queryKey: keys.session(id),
+    queryFn: () => api<Session>(`/api/session/${enc(id)}`),
+    refetchInterval: (query) => {
+      const s = query.state.data;
+      return s?.isActive || s?.recordingStatus === "waiting" ? BROADCAST_POLL_MS : false;
+    },
+  });
+}
+
+/** Health is folded into 5 s buckets: asking more often would show nothing new. */
+const HEALTH_POLL_MS = 5_000;
+
+/** A broadcast's ingest health over time, refreshing while it is live. */
+export function useSessionHealth(id: string | undefined, live: boolean) {
+  return useQuery({
+    // Asked again when the broadcast ends: its last readings and its end close the graph.
+    queryKey: [...keys.sessionHealth(id ?? ""), live],
+    queryFn: () => api<SessionHealth>(`/api/session/${enc(id!)}/health`),
+    enabled: !!id,
+    refetchInterval: live ? HEALTH_POLL_MS : false,
+  });
 }
 
 export interface NewStream {

@@ -51,6 +51,18 @@ async function remuxRecording(sessionId: string, mp4: string): Promise<void> {
   if (code !== 0) throw new Error(`remuxing the recording failed (${code}): ${proc.stderrTail()}`);
 }
 
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * "Studio — 23 Nov 2026 14:05 UTC": the stream's name and when the broadcast started, in UTC
+ * and English month names so it reads the same wherever the asset is listed from.
+ */
+export function recordingName(streamName: string, startedAt: number): string {
+  const d = new Date(startedAt);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${streamName} — ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} UTC`;
+}
+
 /** The session's asset (id fixed on the session first, so a retried step finds the same one). */
 export async function recordingToAsset(sessionId: string): Promise<void> {
   let session = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionId) });
@@ -59,15 +71,17 @@ export async function recordingToAsset(sessionId: string): Promise<void> {
     [session] = await db().update(sessions).set({ assetId: newId() }).where(eq(sessions.id, sessionId)).returning();
   }
   const assetId = session.assetId!;
+  const parent = await db().query.streams.findFirst({ where: eq(streams.id, session.parentId), columns: { name: true, playbackPolicy: true } });
   const asset =
     (await assetById(assetId)) ??
     (await createAsset(session.userId, {
-      name: `${session.name} (recording)`,
-      source: { type: "recording", sessionId },
+      // The stream's name now (it may have been renamed since the broadcast started).
+      name: recordingName(parent?.name ?? session.name, session.createdAt),
+      source: { type: "recording", sessionId, streamId: session.parentId },
       phase: "processing",
       id: assetId,
       // The recording is watched as its stream is.
-      playbackPolicy: (await db().query.streams.findFirst({ where: eq(streams.id, session.parentId), columns: { playbackPolicy: true } }))?.playbackPolicy,
+      playbackPolicy: parent?.playbackPolicy,
     }));
   if (asset.phase !== "processing" || asset.files?.source) return; // an earlier attempt got through
   const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), "castline-recording-"));
@@ -88,7 +102,7 @@ export async function recordingToAsset(sessionId: string): Promise<void> {
   const stream = await db().query.streams.findFirst({ where: eq(streams.id, session.parentId) });
   await notifyWebhooks(session.userId, "recording.ready", {
     ...(stream ? { stream: serializeStream(stream) } : {}),
-    payload: { session: serializeSession(ready), asset: serializeAsset((await assetById(assetId))!) },
+    payload: { session: serializeSession(ready, asset.playbackId), asset: serializeAsset((await assetById(assetId))!) },
   });
   await emit(assetSourceStored, { assetId });
 }

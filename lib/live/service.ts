@@ -5,6 +5,7 @@ import { config } from "@/lib/config";
 import { liveSessionEnded, recordingEnded } from "@/inngest/events";
 import { emit } from "@/lib/jobs/emit";
 import { createSession, serializeSession, type SessionRow } from "@/lib/sessions/service";
+import { recordHealth } from "@/lib/sessions/health";
 import { serializeStream, type StreamRow } from "@/lib/streams/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import { publicOrigin } from "@/lib/origin";
@@ -156,6 +157,7 @@ export async function heartbeat(beat: Heartbeat): Promise<HeartbeatReply> {
     .returning();
   // Ended meanwhile (declared lost) or taken over by another node: this node must let go.
   if (!session) return { stop: true, targets: [] };
+  if (beat.health) await recordHealth(session, beat.health);
   const [stream] = await db()
     .update(streams)
     .set({

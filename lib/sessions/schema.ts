@@ -19,6 +19,9 @@ export const Session = z
     recordingStatus: z.enum(["waiting", "ready", "failed", "none"]).optional(),
     recordingUrl: z.string().optional(),
     mp4Url: z.string().optional(),
+    endedAt: z.number().optional().describe("Castline addition: when the broadcast ended"),
+    assetId: z.string().optional().describe("Castline addition: the asset its recording becomes"),
+    recordingPlaybackId: z.string().optional().describe("Castline addition: the playback id of the recording's asset, once it exists (/play/{playbackId})"),
   })
   .meta({ id: "Session" });
 export type Session = z.infer<typeof Session>;
@@ -26,3 +29,39 @@ export type Session = z.infer<typeof Session>;
 export const SessionListQuery = z.object({
   record: z.enum(["0", "1", "true", "false"]).optional(),
 });
+
+/** One time bucket of a session's ingest health (lib/sessions/health.ts folds heartbeats into it). */
+export const HealthSample = z
+  .object({
+    at: z.number().describe("start of the bucket (ms since the epoch)"),
+    bitrateKbps: z.number().optional().describe("mean bitrate the encoder sent"),
+    fps: z.number().optional().describe("lowest frame rate measured"),
+    keyframeIntervalS: z.number().optional().describe("longest keyframe interval measured"),
+  })
+  .meta({ id: "HealthSample" });
+export type HealthSample = z.infer<typeof HealthSample>;
+
+export const HealthReading = z.enum(["bitrate", "fps", "keyframeInterval"]);
+export type HealthReading = z.infer<typeof HealthReading>;
+
+/** What the encoder should fix, in plain words, and from when. */
+export const HealthIssue = z
+  .object({
+    reading: HealthReading,
+    message: z.string(),
+    at: z.number().describe("the first sample that shows it (ms since the epoch)"),
+  })
+  .meta({ id: "HealthIssue" });
+export type HealthIssue = z.infer<typeof HealthIssue>;
+
+export const SessionHealth = z
+  .object({
+    sessionId: z.string(),
+    isActive: z.boolean(),
+    startedAt: z.number(),
+    endedAt: z.number().optional(),
+    samples: z.array(HealthSample).describe("oldest first: one per 5 s for the first hour, then wider buckets (10 s, 20 s, ...) as the broadcast goes on"),
+    issues: z.array(HealthIssue),
+  })
+  .meta({ id: "SessionHealth" });
+export type SessionHealth = z.infer<typeof SessionHealth>;

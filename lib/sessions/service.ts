@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { db, type Database } from "@/db/client";
-import { sessions, streams } from "@/db/schema";
+import { assets, sessions, streams } from "@/db/schema";
 import { compact } from "@/lib/compact";
 import { notFound } from "@/lib/errors";
 import { pageWindow, toPage, type Page, type PageQuery, type Sort } from "@/db/pagination";
@@ -12,7 +12,8 @@ import type { Session } from "./schema";
 export type SessionRow = typeof sessions.$inferSelect;
 type StreamRow = typeof streams.$inferSelect;
 
-export function serializeSession(row: SessionRow): Session {
+/** `recordingPlaybackId`: the playback id of the recording's asset, where the caller looked it up. */
+export function serializeSession(row: SessionRow, recordingPlaybackId?: string | null): Session {
   return compact({
     id: row.id,
     name: row.name,
@@ -30,6 +31,9 @@ export function serializeSession(row: SessionRow): Session {
     recordingStatus: row.recordingStatus as Session["recordingStatus"],
     recordingUrl: row.recordingUrl,
     mp4Url: row.mp4Url,
+    endedAt: row.endedAt,
+    assetId: row.assetId,
+    recordingPlaybackId,
   });
 }
 
@@ -93,7 +97,8 @@ export async function findSessionRow(userId: string, id: string): Promise<Sessio
 export async function getSession(userId: string, id: string): Promise<Session> {
   const row = await findSessionRow(userId, id);
   if (!row) throw notFound("session");
-  return serializeSession(row);
+  const asset = row.assetId ? await db().query.assets.findFirst({ where: eq(assets.id, row.assetId), columns: { playbackId: true } }) : undefined;
+  return serializeSession(row, asset?.playbackId);
 }
 
 /**
@@ -105,12 +110,13 @@ export async function pageSessionRows(
   page: PageQuery,
   where: SQL[] = [],
   sort: Sort = { order: NEWEST_FIRST, key: sessions.createdAt },
-): Promise<Page<{ row: SessionRow; key: number }>> {
+): Promise<Page<{ row: SessionRow; key: number; recordingPlaybackId: string | null }>> {
   const window = pageWindow(sessions, page, sort);
   const rows = await db()
-    .select({ row: sessions, key: sql`${sort.key}`.mapWith(Number) })
+    .select({ row: sessions, key: sql`${sort.key}`.mapWith(Number), recordingPlaybackId: assets.playbackId })
     .from(sessions)
     .innerJoin(streams, eq(streams.id, sessions.parentId))
+    .leftJoin(assets, eq(assets.id, sessions.assetId))
     .where(and(eq(sessions.userId, userId), isNull(streams.deletedAt), window.after, ...where))
     .orderBy(...window.orderBy)
     .limit(window.limit);
@@ -119,7 +125,7 @@ export async function pageSessionRows(
 
 export async function listSessions(userId: string, page: PageQuery): Promise<Page<Session>> {
   const { items, next } = await pageSessionRows(userId, page);
-  return { items: items.map((r) => serializeSession(r.row)), next };
+  return { items: items.map((r) => serializeSession(r.row, r.recordingPlaybackId)), next };
 }
 
 export async function listStreamSessions(
@@ -135,5 +141,5 @@ export async function listStreamSessions(
   const where = [eq(sessions.parentId, streamId)];
   if (opts.recordedOnly) where.push(eq(sessions.record, true));
   const { items, next } = await pageSessionRows(userId, opts, where);
-  return { items: items.map((r) => serializeSession(r.row)), next };
+  return { items: items.map((r) => serializeSession(r.row, r.recordingPlaybackId)), next };
 }

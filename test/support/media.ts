@@ -37,17 +37,18 @@ function run(args: string[]): Running {
 }
 
 /**
- * A test pattern with a tone, broadcast like OBS would (H.264 + AAC over RTMP, 2 s GOP),
- * at `fps` frames per second, for `seconds` of media (until stopped when unset).
+ * A test pattern with a tone, broadcast like OBS would (H.264 + AAC over RTMP, 2 s GOP unless
+ * `keyframeIntervalS` says otherwise), at `fps` frames per second, for `seconds` of media
+ * (until stopped when unset).
  */
-export function publish(url: string, opts: { size?: string; fps?: number; seconds?: number } = {}): Running {
+export function publish(url: string, opts: { size?: string; fps?: number; seconds?: number; keyframeIntervalS?: number } = {}): Running {
   const fps = opts.fps ?? 30;
   return run([
     "-hide_banner", "-loglevel", "error", "-re",
     "-f", "lavfi", "-i", `testsrc2=size=${opts.size ?? "640x360"}:rate=${fps}`,
     "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100",
     ...(opts.seconds ? ["-t", String(opts.seconds)] : []),
-    "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-g", String(fps * 2),
+    "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-g", String(Math.round(fps * (opts.keyframeIntervalS ?? 2))),
     "-c:a", "aac", "-b:a", "64k", "-f", "flv", url,
   ]);
 }

@@ -1,0 +1,97 @@
+"use client";
+
+import Link from "next/link";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { DetailColumns, DetailHeader, DetailPage, DetailsCard } from "@/components/ui/detail-page";
+import { BroadcastIcon, RecordIcon } from "@/components/ui/icons";
+import { formatDateTime, formatDuration } from "@/lib/client/format";
+import { useSession } from "@/lib/client/hooks";
+import type { Session } from "@/lib/sessions/schema";
+import { broadcastDuration, ingestStats, RecordingLinks, RecordingState, SessionState } from "./broadcast-row";
+import { HealthHistory } from "./health-graph";
+
+/** One broadcast: its ingest health over its whole length, its recording, and the stream it was on. */
+export function BroadcastDetail({ id }: { id: string }) {
+  const session = useSession(id);
+  return (
+    <DetailPage query={session} noun="broadcast" list={{ href: "/broadcasts", label: "Broadcasts" }}>
+      {(session) => <BroadcastPage session={session} />}
+    </DetailPage>
+  );
+}
+
+function BroadcastPage({ session }: { session: Session }) {
+  return (
+    <>
+      <DetailHeader
+        title={`${session.name} — ${formatDateTime(session.createdAt)}`}
+        status={<SessionState session={session} />}
+        description={
+          <>
+            {session.isActive ? "Live for " : "Lasted "}
+            {formatDuration(broadcastDuration(session))} on stream{" "}
+            <Link href={`/streams/${session.parentId}`} className="font-medium text-indigo-600 hover:text-indigo-500">
+              {session.name}
+            </Link>
+          </>
+        }
+      />
+      <DetailColumns
+        main={
+          <Card>
+            <CardHeader
+              icon={<BroadcastIcon className="size-4" />}
+              title="Ingest health"
+              description={session.isActive ? "Your encoder’s feed over this broadcast, as it arrives." : "Your encoder’s feed over this broadcast."}
+            />
+            <CardBody>
+              <HealthHistory sessionId={session.id} live={session.isActive} />
+            </CardBody>
+          </Card>
+        }
+        side={
+          <>
+            <Card>
+              <CardHeader icon={<RecordIcon className="size-4" />} title="Recording" />
+              <CardBody className="space-y-3 text-sm">
+                {session.record ? (
+                  <>
+                    <div className="flex flex-wrap items-center gap-2">
+                      <RecordingState session={session} />
+                      <RecordingLinks session={session} />
+                    </div>
+                    {session.recordingStatus === "waiting" && (
+                      <p className="text-xs text-zinc-500">The recording becomes an asset a few minutes after the broadcast ends (an encoder that reconnects meanwhile continues it).</p>
+                    )}
+                  </>
+                ) : (
+                  <p className="text-zinc-500">This broadcast was not recorded: turn on Record on its stream for the next one.</p>
+                )}
+              </CardBody>
+            </Card>
+            <DetailsCard idLabel="Session ID">
+              <dl className="grid grid-cols-2 gap-3 text-sm">
+                <div>
+                  <dt className="text-xs text-zinc-500">Started</dt>
+                  <dd className="text-zinc-800">{formatDateTime(session.createdAt)}</dd>
+                </div>
+                <div>
+                  <dt className="text-xs text-zinc-500">Ended</dt>
+                  <dd className="text-zinc-800">{session.isActive ? "Live now" : session.endedAt ? formatDateTime(session.endedAt) : "—"}</dd>
+                </div>
+                <div className="col-span-2">
+                  <dt className="text-xs text-zinc-500">Received</dt>
+                  <dd className="text-zinc-800">{ingestStats(session)}</dd>
+                </div>
+                <div className="col-span-2">
+                  <dt className="text-xs text-zinc-500">Renditions</dt>
+                  <dd className="text-zinc-800">{session.profiles.length ? ["source", ...session.profiles.map((p) => p.name)].join(", ") : "source only"}</dd>
+                </div>
+              </dl>
+            </DetailsCard>
+          </>
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,142 @@
+"use client";
+
+import { cx } from "@/components/ui/cx";
+import { AlertIcon } from "@/components/ui/icons";
+import { FormErrors, LoadingState } from "@/components/ui/states";
+import { useSessionHealth } from "@/lib/client/hooks";
+import { healthBucketMs, MAX_KEYFRAME_INTERVAL_S } from "@/lib/sessions/health-readings";
+import type { HealthReading, HealthSample, SessionHealth } from "@/lib/sessions/schema";
+
+const clock = new Intl.DateTimeFormat("en", { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+const whole = new Intl.NumberFormat("en", { maximumFractionDigits: 0 });
+const oneDecimal = new Intl.NumberFormat("en", { maximumFractionDigits: 1 });
+
+interface Chart {
+  reading: HealthReading;
+  label: string;
+  unit: string;
+  value: (s: HealthSample) => number | undefined;
+  format: (n: number) => string;
+  /** What the chart's line means over a bucket. */
+  note: string;
+  /** A level to draw, and what it says. */
+  guide?: { value: number; label: string };
+}
+
+const CHARTS: Chart[] = [
+  { reading: "bitrate", label: "Bitrate", unit: "kbps", value: (s) => s.bitrateKbps, format: (n) => whole.format(n), note: "average" },
+  { reading: "fps", label: "Frame rate", unit: "fps", value: (s) => s.fps, format: (n) => oneDecimal.format(n), note: "lowest" },
+  {
+    reading: "keyframeInterval",
+    label: "Keyframe interval",
+    unit: "s",
+    value: (s) => s.keyframeIntervalS,
+    format: (n) => oneDecimal.format(n),
+    note: "longest",
+    guide: { value: MAX_KEYFRAME_INTERVAL_S, label: `${MAX_KEYFRAME_INTERVAL_S} s` },
+  },
+];
+
+/** A broadcast's ingest health over its whole length, refreshing while it is live. */
+export function HealthHistory({ sessionId, live }: { sessionId: string; live: boolean }) {
+  const health = useSessionHealth(sessionId, live);
+  if (health.isPending) return <LoadingState compact />;
+  if (health.isError) return <FormErrors error={health.error} />;
+  return <HealthGraphs health={health.data} />;
+}
+
+export function HealthGraphs({ health }: { health: SessionHealth }) {
+  if (!health.samples.length) {
+    return <p className="text-sm text-zinc-500">{health.isActive ? "The first readings arrive within a few seconds." : "No readings were kept for this broadcast."}</p>;
+  }
+  const from = health.startedAt;
+  const last = health.samples.at(-1)!;
+  const to = Math.max(health.endedAt ?? Math.max(Date.now(), last.at + healthBucketMs(last.at - from)), from + 1);
+  return (
+    <div className="space-y-4" data-testid="health-history">
+      {health.issues.length > 0 && (
+        <ul className="space-y-2" aria-label="What to fix">
+          {health.issues.map((issue) => (
+            <li key={issue.reading} className="flex gap-2 rounded-lg bg-amber-50 px-3 py-2.5 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset">
+              <AlertIcon className="mt-px size-4 shrink-0 text-amber-600" />
+              <span>{issue.message}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {CHARTS.map((chart) => (
+        <LineChart key={chart.reading} chart={chart} health={health} from={from} to={to} warnAt={health.issues.find((i) => i.reading === chart.reading)?.at} />
+      ))}
+      <div className="flex justify-between text-[11px] text-zinc-500 tabular-nums">
+        <span>{clock.format(from)}</span>
+        <span>{health.isActive ? "now" : clock.format(to)}</span>
+      </div>
+    </div>
+  );
+}
+
+/** "28–30", or "30" when it never moved. */
+function range(values: number[], format: (n: number) => string): string {
+  const [low, high] = [format(Math.min(...values)), format(Math.max(...values))];
+  return low === high ? low : `${low}–${high}`;
+}
+
+const W = 1000;
+const H = 100;
+
+/** One reading as a line over the broadcast: plain SVG stretched to the card's width (strokes keep their width). */
+function LineChart({ chart, health, from, to, warnAt }: { chart: Chart; health: SessionHealth; from: number; to: number; warnAt?: number }) {
+  const points = health.samples.flatMap((s) => {
+    const v = chart.value(s);
+    return v === undefined ? [] : [{ at: s.at, v }];
+  });
+  const values = points.map((p) => p.v);
+  const top = Math.max(...values, chart.guide?.value ?? 0, 1) * 1.25;
+  // A bucket's reading sits at its middle; the first bucket may start before the broadcast did.
+  const x = (at: number) => ((Math.min(Math.max(at + healthBucketMs(at - from) / 2, from), to) - from) / (to - from)) * W;
+  const y = (v: number) => H - (v / top) * H;
+  // A gap of several buckets (the encoder was away, a reconnect) breaks the line rather than bridging it.
+  let path = "";
+  points.forEach((p, i) => {
+    const gap = i > 0 && p.at - points[i - 1].at > 3 * healthBucketMs(p.at - from);
+    path += `${i === 0 || gap ? "M" : "L"}${x(p.at).toFixed(1)},${y(p.v).toFixed(1)}`;
+  });
+  const warn = warnAt !== undefined;
+  const last = points.at(-1);
+  return (
+    <figure data-testid={`health-graph-${chart.reading}`} data-warn={warn || undefined}>
+      <figcaption className="mb-1 flex items-baseline justify-between gap-2 text-xs">
+        <span className={cx("font-medium", warn ? "text-amber-800" : "text-zinc-700")}>
+          {warn && <AlertIcon className="mr-1 inline size-3.5 align-[-2px] text-amber-600" />}
+          {chart.label} <span className="hidden font-normal text-zinc-500 sm:inline">({chart.note} per {healthBucketMs(0) / 1000} s)</span>
+        </span>
+        <span className="text-right text-zinc-500 tabular-nums">
+          {points.length ? (
+            <>
+              {range(values, chart.format)} {chart.unit}
+              {last && health.isActive && <> · now {chart.format(last.v)}</>}
+            </>
+          ) : (
+            "no readings"
+          )}
+        </span>
+      </figcaption>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={`${chart.label} over the broadcast`}
+        className={cx("h-16 w-full rounded-md ring-1 ring-inset", warn ? "bg-amber-50/60 ring-amber-200" : "bg-zinc-50 ring-zinc-200")}
+      >
+        {chart.guide && (
+          <line x1={0} x2={W} y1={y(chart.guide.value)} y2={y(chart.guide.value)} stroke="currentColor" strokeDasharray="6 6" vectorEffect="non-scaling-stroke" className="text-zinc-400" />
+        )}
+        {warnAt !== undefined && (
+          <line x1={x(warnAt)} x2={x(warnAt)} y1={0} y2={H} stroke="currentColor" strokeWidth={1} vectorEffect="non-scaling-stroke" className="text-amber-500" />
+        )}
+        <path d={path} fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinejoin="round" vectorEffect="non-scaling-stroke" className={warn ? "text-amber-600" : "text-indigo-600"} />
+      </svg>
+      {chart.guide && <p className="mt-0.5 text-[11px] text-zinc-500">Dashed: the {chart.guide.label} encoders should keep to.</p>}
+    </figure>
+  );
+}
