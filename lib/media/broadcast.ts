@@ -79,6 +79,8 @@ export class Broadcast {
   private health?: IngestHealth;
   private thumbnailAt = 0;
   private thumbnailing = false;
+  /** The live thumbnail's ffmpeg, which writes into the scratch folder: stopped before the folder goes. */
+  private thumbnailer?: FfmpegProcess;
   private multistreamReports = 0;
 
   constructor(
@@ -208,6 +210,7 @@ export class Broadcast {
   private async storeThumbnail(segmentFile: string) {
     const jpeg = path.join(this.dir, "thumbnail.jpg");
     const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-y", "-skip_frame", "nokey", "-i", segmentFile, "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "5", jpeg]);
+    this.thumbnailer = proc;
     const code = await proc.exited;
     if (code !== 0) throw new Error(`ffmpeg exited with ${code}: ${proc.stderrTail()}`);
     if (this.ending) return;
@@ -349,7 +352,12 @@ export class Broadcast {
     this.ctx.feed.close();
     const drained = (proc?: FfmpegProcess) =>
       proc && Promise.race([proc.exited, new Promise((r) => setTimeout(r, READER_DRAIN_MS))]).then(() => proc.stop());
-    await Promise.all([drained(this.transcoder), drained(this.recorder), ...[...this.pushes.values()].map((p) => p.stop())]);
+    await Promise.all([
+      drained(this.transcoder),
+      drained(this.recorder),
+      this.thumbnailer?.stop(),
+      ...[...this.pushes.values()].map((p) => p.stop()),
+    ]);
     if (!this.fenced) {
       // The last segments, written as the transcoder and recorder finished, belong to the session too.
       const finished = await Promise.allSettled([this.recording, ...this.variants].map((s) => s?.finish()));
@@ -361,7 +369,10 @@ export class Broadcast {
         .catch((err) => console.error(`[media] reporting the end of ${this.grant.sessionId} failed:`, err.message));
     }
     [this.recording, ...this.variants].forEach((s) => s?.stop());
-    await fs.rm(this.dir, { recursive: true, force: true });
+    // Retried: a child that was still exiting may write one last file while the folder is emptied.
+    await fs
+      .rm(this.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
+      .catch((err) => console.error(`[media] removing the scratch folder of ${this.grant.sessionId} failed:`, err.message));
     // The renditions go once players are done; the source rendition is the session's DVR,
     // which the app retires when LIVE_DVR_WINDOW_S has passed (lib/live/dvr.ts).
     const renditions = this.grant.profiles.map((_, i) => liveKey(this.grant.sessionId, this.grant.epoch, `${variantDir(i + 1)}/`));
