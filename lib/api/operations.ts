@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_SIGNING_KEYS, SigningKey, SigningKeyCreate, SigningKeyCreated, SigningKeyPatch } from "@/lib/access/schema";
+import { SigningKey, SigningKeyCreate, SigningKeyCreated, SigningKeyPatch } from "@/lib/access/schema";
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from "@/lib/api-keys/schema";
 import { Asset, AssetListQuery, AssetPatch, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, TextTrack, TextTrackQuery, UploadReceived, UploadRequested } from "@/lib/assets/schema";
 import { ClipPayload } from "@/lib/clips/schema";
@@ -61,74 +61,74 @@ const Id = "/{id}";
 export const operations = {
   // Streams
   createStream: { method: "POST", path: "/stream", tag: "Streams", summary: "Create a stream", auth: "user", body: StreamCreate, status: 201, response: Stream, errors: [400, 422] },
-  listStreams: { method: "GET", path: "/stream", tag: "Streams", summary: "List streams (and historic session objects unless streamsonly=1), searched, filtered and sorted by filters and order", auth: "user", query: PagedStreams, status: 200, response: Stream, paged: true },
+  listStreams: { method: "GET", path: "/stream", tag: "Streams", summary: "List streams", auth: "user", query: PagedStreams, status: 200, response: Stream, paged: true },
   getStream: { method: "GET", path: `/stream${Id}`, tag: "Streams", summary: "Retrieve a stream", auth: "user", status: 200, response: Stream, errors: [404] },
-  updateStream: { method: "PATCH", path: `/stream${Id}`, tag: "Streams", summary: "Update record, suspended, multistream targets, playback policy; Castline additions: name, and profiles (the renditions, only while idle: 409 while live)", auth: "user", body: StreamPatch, status: 204, errors: [400, 404, 409, 422] },
-  rotateStreamKey: { method: "POST", path: `/stream${Id}/rotate-key`, tag: "Streams", summary: "Give the stream a new stream key (not in Livepeer's API): the old key is refused from now on and a broadcast published with it is cut within about a second", auth: "user", status: 200, response: Stream, errors: [400, 404] },
+  updateStream: { method: "PATCH", path: `/stream${Id}`, tag: "Streams", summary: "Update a stream", auth: "user", body: StreamPatch, status: 204, errors: [400, 404, 409, 422] },
+  rotateStreamKey: { method: "POST", path: `/stream${Id}/rotate-key`, tag: "Streams", summary: "Rotate the stream key", auth: "user", status: 200, response: Stream, errors: [400, 404] },
   deleteStream: { method: "DELETE", path: `/stream${Id}`, tag: "Streams", summary: "Delete a stream", auth: "user", status: 204, errors: [404] },
-  setStreamRecord: { method: "PATCH", path: `/stream${Id}/record`, tag: "Streams", summary: "Turn recording on or off (parent streams only)", auth: "user", body: RecordPatch, status: 204, errors: [400, 404, 422] },
-  listIngests: { method: "GET", path: "/ingest", tag: "Streams", summary: "Where encoders publish (no auth)", auth: "none", status: 200, response: z.array(Ingest) },
+  setStreamRecord: { method: "PATCH", path: `/stream${Id}/record`, tag: "Streams", summary: "Turn recording on or off", auth: "user", body: RecordPatch, status: 204, errors: [400, 404, 422] },
+  listIngests: { method: "GET", path: "/ingest", tag: "Streams", summary: "Where encoders publish", auth: "none", status: 200, response: z.array(Ingest) },
   // Sessions
-  listStreamSessions: { method: "GET", path: `/stream${Id}/sessions`, tag: "Sessions", summary: "List a stream's sessions (record=1: recorded only)", auth: "user", query: PagedSessions, status: 200, response: Session, paged: true, errors: [404] },
+  listStreamSessions: { method: "GET", path: `/stream${Id}/sessions`, tag: "Sessions", summary: "List a stream's sessions", auth: "user", query: PagedSessions, status: 200, response: Session, paged: true, errors: [404] },
   listSessions: { method: "GET", path: "/session", tag: "Sessions", summary: "List sessions", auth: "user", query: PageQuery, status: 200, response: Session, paged: true },
   getSession: { method: "GET", path: `/session${Id}`, tag: "Sessions", summary: "Retrieve a session", auth: "user", status: 200, response: Session, errors: [404] },
 
-  createClip: { method: "POST", path: "/clip", tag: "Clips", summary: "Clip a stream (live: its last LIVE_DVR_WINDOW_S; or a session, recorded or within that window after it ended) with times in Unix ms, or an asset (not in Livepeer's API) with times in ms from its start; the clip is a new asset, made by a clip task", auth: "user", body: ClipPayload, status: 200, response: AssetWithTask, errors: [400, 404, 422] },
+  createClip: { method: "POST", path: "/clip", tag: "Clips", summary: "Clip a stream or an asset", auth: "user", body: ClipPayload, status: 200, response: AssetWithTask, errors: [400, 404, 422] },
   listStreamClips: { method: "GET", path: `/stream${Id}/clips`, tag: "Clips", summary: "Clips of a stream's sessions", auth: "user", query: PageQuery, status: 200, response: Asset, paged: true, errors: [404] },
   listSessionClips: { method: "GET", path: `/session${Id}/clips`, tag: "Clips", summary: "Clips of a session", auth: "user", query: PageQuery, status: 200, response: Asset, paged: true, errors: [404] },
   // Multistream
   createTarget: { method: "POST", path: "/multistream/target", tag: "Multistream", summary: "Create a multistream target", auth: "user", body: TargetCreate, status: 201, response: TargetCreated, errors: [400, 422] },
-  listTargets: { method: "GET", path: "/multistream/target", tag: "Multistream", summary: "List multistream targets (url is never returned)", auth: "user", query: PageQuery, status: 200, response: Target, paged: true },
+  listTargets: { method: "GET", path: "/multistream/target", tag: "Multistream", summary: "List multistream targets", auth: "user", query: PageQuery, status: 200, response: Target, paged: true },
   getTarget: { method: "GET", path: `/multistream/target${Id}`, tag: "Multistream", summary: "Retrieve a multistream target", auth: "user", status: 200, response: Target, errors: [404] },
   updateTarget: { method: "PATCH", path: `/multistream/target${Id}`, tag: "Multistream", summary: "Update a multistream target", auth: "user", body: TargetPatch, status: 204, errors: [400, 404, 422] },
-  deleteTarget: { method: "DELETE", path: `/multistream/target${Id}`, tag: "Multistream", summary: "Delete a target no stream references", auth: "user", status: 204, errors: [400, 404] },
+  deleteTarget: { method: "DELETE", path: `/multistream/target${Id}`, tag: "Multistream", summary: "Delete a multistream target", auth: "user", status: 204, errors: [400, 404] },
   // Assets
-  listAssets: { method: "GET", path: "/asset", tag: "Assets", summary: "List assets, searched, filtered and sorted by filters and order", auth: "user", query: PagedAssets, status: 200, response: Asset, paged: true },
+  listAssets: { method: "GET", path: "/asset", tag: "Assets", summary: "List assets", auth: "user", query: PagedAssets, status: 200, response: Asset, paged: true },
   getAsset: { method: "GET", path: `/asset${Id}`, tag: "Assets", summary: "Retrieve an asset", auth: "user", status: 200, response: Asset, errors: [404] },
-  updateAsset: { method: "PATCH", path: `/asset${Id}`, tag: "Assets", summary: "Rename an asset or change who may watch it (name, playbackPolicy); answers the asset, as the SDK's asset.update expects", auth: "user", body: AssetPatch, status: 200, response: Asset, errors: [400, 404, 422] },
-  deleteAsset: { method: "DELETE", path: `/asset${Id}`, tag: "Assets", summary: "Delete an asset from the API (its URLs keep working)", auth: "user", status: 204, errors: [404] },
-  requestUpload: { method: "POST", path: "/asset/request-upload", tag: "Assets", summary: "Create a waiting asset and get a pre-signed URL (PUT the file there, no API key) and a tus endpoint", auth: "user", body: RequestUpload, status: 200, response: UploadRequested, errors: [403, 422], cors: "key" },
-  uploadDirect: { method: "PUT", path: "/asset/upload/direct", tag: "Assets", summary: "The pre-signed upload URL: PUT the file as the body (no API key; the token in the URL is the permission)", auth: "none", status: 200, response: UploadReceived, errors: [400, 403, 404, 409, 413], cors: "upload", raw: "the file's bytes (any content type)" },
-  uploadTusCreate: { method: "POST", path: "/asset/upload/tus", tag: "Assets", summary: "tus 1.0: create a resumable upload (the request-upload token in the query)", auth: "none", status: 201, errors: [403, 409, 413], cors: "upload", raw: "tus protocol" },
-  uploadTusOffset: { method: "HEAD", path: "/asset/upload/tus/{uploadId}", tag: "Assets", summary: "tus 1.0: an upload's offset", auth: "none", status: 200, errors: [404], cors: "upload", raw: "tus protocol" },
-  uploadTusAppend: { method: "PATCH", path: "/asset/upload/tus/{uploadId}", tag: "Assets", summary: "tus 1.0: append bytes at the offset", auth: "none", status: 204, errors: [404, 409, 413], cors: "upload", raw: "tus protocol" },
-  uploadTusCancel: { method: "DELETE", path: "/asset/upload/tus/{uploadId}", tag: "Assets", summary: "tus 1.0: abandon an upload", auth: "none", status: 204, errors: [404], cors: "upload", raw: "tus protocol" },
-  importAsset: { method: "POST", path: "/asset/import", tag: "Assets", summary: "Import a file from a URL (downloaded in the background; follow the task)", auth: "user", body: ImportAsset, status: 201, response: AssetWithTask, errors: [400, 422] },
-  importAssetViaUrl: { method: "POST", path: "/asset/upload/url", tag: "Assets", summary: "Livepeer's path for an import from a URL (the SDK's asset.createViaUrl)", auth: "user", body: ImportAsset, status: 201, response: AssetWithTask, errors: [400, 422] },
-  exportAsset: { method: "POST", path: `/asset${Id}/export`, tag: "Assets", summary: "Export a ready asset to IPFS or to a custom URL (spawns an export task)", auth: "user", body: ExportAsset, status: 201, response: ExportStarted, errors: [400, 404, 422] },
-  createTextTrack: { method: "POST", path: `/asset${Id}/text-tracks`, tag: "Assets", summary: "Add captions to a ready asset: JSON {language, name?, url} to fetch them, or the WebVTT or SRT file as the body (Content-Type text/vtt, application/x-subrip or text/plain) with ?language=&name=", auth: "user", query: TextTrackQuery, status: 201, response: TextTrack, errors: [400, 404, 413, 415, 422], raw: "JSON {language, name?, url}, or a WebVTT or SRT file" },
+  updateAsset: { method: "PATCH", path: `/asset${Id}`, tag: "Assets", summary: "Update an asset", auth: "user", body: AssetPatch, status: 200, response: Asset, errors: [400, 404, 422] },
+  deleteAsset: { method: "DELETE", path: `/asset${Id}`, tag: "Assets", summary: "Delete an asset", auth: "user", status: 204, errors: [404] },
+  requestUpload: { method: "POST", path: "/asset/request-upload", tag: "Assets", summary: "Request an upload URL", auth: "user", body: RequestUpload, status: 200, response: UploadRequested, errors: [403, 422], cors: "key" },
+  uploadDirect: { method: "PUT", path: "/asset/upload/direct", tag: "Assets", summary: "Upload a file to its pre-signed URL", auth: "none", status: 200, response: UploadReceived, errors: [400, 403, 404, 409, 413], cors: "upload", raw: "the file's bytes (any content type)" },
+  uploadTusCreate: { method: "POST", path: "/asset/upload/tus", tag: "Assets", summary: "tus: create a resumable upload", auth: "none", status: 201, errors: [403, 409, 413], cors: "upload", raw: "tus protocol" },
+  uploadTusOffset: { method: "HEAD", path: "/asset/upload/tus/{uploadId}", tag: "Assets", summary: "tus: an upload's offset", auth: "none", status: 200, errors: [404], cors: "upload", raw: "tus protocol" },
+  uploadTusAppend: { method: "PATCH", path: "/asset/upload/tus/{uploadId}", tag: "Assets", summary: "tus: append bytes", auth: "none", status: 204, errors: [404, 409, 413], cors: "upload", raw: "tus protocol" },
+  uploadTusCancel: { method: "DELETE", path: "/asset/upload/tus/{uploadId}", tag: "Assets", summary: "tus: abandon an upload", auth: "none", status: 204, errors: [404], cors: "upload", raw: "tus protocol" },
+  importAsset: { method: "POST", path: "/asset/import", tag: "Assets", summary: "Import a video from a URL", auth: "user", body: ImportAsset, status: 201, response: AssetWithTask, errors: [400, 422] },
+  importAssetViaUrl: { method: "POST", path: "/asset/upload/url", tag: "Assets", summary: "Import a video from a URL (Livepeer's path)", auth: "user", body: ImportAsset, status: 201, response: AssetWithTask, errors: [400, 422] },
+  exportAsset: { method: "POST", path: `/asset${Id}/export`, tag: "Assets", summary: "Export an asset", auth: "user", body: ExportAsset, status: 201, response: ExportStarted, errors: [400, 404, 422] },
+  createTextTrack: { method: "POST", path: `/asset${Id}/text-tracks`, tag: "Assets", summary: "Add captions", auth: "user", query: TextTrackQuery, status: 201, response: TextTrack, errors: [400, 404, 413, 415, 422], raw: "JSON {language, name?, url}, or a WebVTT or SRT file" },
   listTextTracks: { method: "GET", path: `/asset${Id}/text-tracks`, tag: "Assets", summary: "List an asset's caption tracks", auth: "user", status: 200, response: z.array(TextTrack), errors: [404] },
   deleteTextTrack: { method: "DELETE", path: `/asset${Id}/text-tracks/{trackId}`, tag: "Assets", summary: "Remove a caption track", auth: "user", status: 204, errors: [404] },
   // Playback
-  getPlaybackInfo: { method: "GET", path: "/playback/{playbackId}", tag: "Playback", summary: "How to play a live stream, recording or asset (no auth; gated content needs the viewer's JWT (?jwt= or Livepeer-Jwt) or access key (?accessKey= or Livepeer-Access-Key), and its URLs then carry a short-lived playback token)", auth: "none", status: 200, response: PlaybackInfo, errors: [401, 403, 404], cors: "public", cacheControl: "no-cache" },
+  getPlaybackInfo: { method: "GET", path: "/playback/{playbackId}", tag: "Playback", summary: "Get playback info", auth: "none", status: 200, response: PlaybackInfo, errors: [401, 403, 404], cors: "public", cacheControl: "no-cache" },
   // Access control
-  createSigningKey: { method: "POST", path: "/access-control/signing-key", tag: "Access control", summary: `Create an ES256 key pair for signing viewers' playback JWTs; the private key is in this answer only (at most ${MAX_SIGNING_KEYS} keys)`, auth: "user", body: SigningKeyCreate, emptyBody: true, status: 200, response: SigningKeyCreated, errors: [400, 422] },
+  createSigningKey: { method: "POST", path: "/access-control/signing-key", tag: "Access control", summary: "Create a signing key", auth: "user", body: SigningKeyCreate, emptyBody: true, status: 200, response: SigningKeyCreated, errors: [400, 422] },
   listSigningKeys: { method: "GET", path: "/access-control/signing-key", tag: "Access control", summary: "List signing keys (public keys only)", auth: "user", status: 200, response: z.array(SigningKey) },
   getSigningKey: { method: "GET", path: `/access-control/signing-key${Id}`, tag: "Access control", summary: "Retrieve a signing key", auth: "user", status: 200, response: SigningKey, errors: [404] },
-  updateSigningKey: { method: "PATCH", path: `/access-control/signing-key${Id}`, tag: "Access control", summary: "Rename a signing key, or disable it (its JWTs stop admitting viewers at once) or enable it", auth: "user", body: SigningKeyPatch, status: 204, errors: [400, 404, 422] },
+  updateSigningKey: { method: "PATCH", path: `/access-control/signing-key${Id}`, tag: "Access control", summary: "Update a signing key", auth: "user", body: SigningKeyPatch, status: 204, errors: [400, 404, 422] },
   deleteSigningKey: { method: "DELETE", path: `/access-control/signing-key${Id}`, tag: "Access control", summary: "Delete a signing key", auth: "user", status: 204, errors: [404] },
   // Tasks
-  listTasks: { method: "GET", path: "/task", tag: "Tasks", summary: "List tasks, most recent first unless ordered otherwise, filtered by filters", auth: "user", query: PagedTasks, status: 200, response: Task, paged: true },
+  listTasks: { method: "GET", path: "/task", tag: "Tasks", summary: "List tasks", auth: "user", query: PagedTasks, status: 200, response: Task, paged: true },
   getTask: { method: "GET", path: `/task${Id}`, tag: "Tasks", summary: "Retrieve a task", auth: "user", status: 200, response: Task, errors: [404] },
   // Webhooks
-  createWebhook: { method: "POST", path: "/webhook", tag: "Webhooks", summary: "Create a webhook (the response carries its signing secret, once)", auth: "user", body: WebhookInput, status: 200, response: WebhookCreated, errors: [400, 422] },
+  createWebhook: { method: "POST", path: "/webhook", tag: "Webhooks", summary: "Create a webhook", auth: "user", body: WebhookInput, status: 200, response: WebhookCreated, errors: [400, 422] },
   listWebhooks: { method: "GET", path: "/webhook", tag: "Webhooks", summary: "List webhooks", auth: "user", query: PageQuery, status: 200, response: Webhook, paged: true },
   getWebhook: { method: "GET", path: `/webhook${Id}`, tag: "Webhooks", summary: "Retrieve a webhook", auth: "user", status: 200, response: Webhook, errors: [404] },
   replaceWebhook: { method: "PUT", path: `/webhook${Id}`, tag: "Webhooks", summary: "Replace a webhook", auth: "user", body: WebhookInput, status: 200, response: Webhook, errors: [400, 404, 422] },
-  deleteWebhook: { method: "DELETE", path: `/webhook${Id}`, tag: "Webhooks", summary: "Delete a webhook (answers it, as the livepeer SDK expects)", auth: "user", status: 200, response: Webhook, errors: [404] },
-  listDeliveries: { method: "GET", path: `/webhook${Id}/log`, tag: "Webhooks", summary: "Delivery attempts, newest first", auth: "user", query: PageQuery, status: 200, response: WebhookDelivery, paged: true, errors: [404] },
+  deleteWebhook: { method: "DELETE", path: `/webhook${Id}`, tag: "Webhooks", summary: "Delete a webhook", auth: "user", status: 200, response: Webhook, errors: [404] },
+  listDeliveries: { method: "GET", path: `/webhook${Id}/log`, tag: "Webhooks", summary: "List delivery attempts", auth: "user", query: PageQuery, status: 200, response: WebhookDelivery, paged: true, errors: [404] },
   getDelivery: { method: "GET", path: `/webhook${Id}/log/{logId}`, tag: "Webhooks", summary: "One delivery attempt", auth: "user", status: 200, response: WebhookDelivery, errors: [404] },
-  resendDelivery: { method: "POST", path: `/webhook${Id}/log/{logId}/resend`, tag: "Webhooks", summary: "Deliver a logged event again (same event id, new signature); queued", auth: "user", status: 202, response: QueuedDelivery, errors: [404] },
-  testWebhook: { method: "POST", path: `/webhook${Id}/test`, tag: "Webhooks", summary: "Send a sample event through the delivery path; queued", auth: "user", body: WebhookTestRequest, status: 202, response: QueuedDelivery, errors: [404, 422] },
+  resendDelivery: { method: "POST", path: `/webhook${Id}/log/{logId}/resend`, tag: "Webhooks", summary: "Resend a delivery", auth: "user", status: 202, response: QueuedDelivery, errors: [404] },
+  testWebhook: { method: "POST", path: `/webhook${Id}/test`, tag: "Webhooks", summary: "Send a test event", auth: "user", body: WebhookTestRequest, status: 202, response: QueuedDelivery, errors: [404, 422] },
   // Users and keys
-  signUp: { method: "POST", path: "/user", tag: "Users", summary: "Sign up (no auth; ALLOW_SIGNUP)", auth: "none", body: SignUp, status: 201, response: User, errors: [403, 422] },
-  getMe: { method: "GET", path: "/user/me", tag: "Users", summary: "The caller", auth: "user", status: 200, response: User },
+  signUp: { method: "POST", path: "/user", tag: "Users", summary: "Sign up", auth: "none", body: SignUp, status: 201, response: User, errors: [403, 422] },
+  getMe: { method: "GET", path: "/user/me", tag: "Users", summary: "Who am I", auth: "user", status: 200, response: User },
   listApiKeys: { method: "GET", path: "/api-key", tag: "API keys", summary: "List API keys", auth: "user", status: 200, response: z.array(ApiKey) },
-  createApiKey: { method: "POST", path: "/api-key", tag: "API keys", summary: "Create an API key (shown once)", auth: "user", body: ApiKeyCreate, status: 201, response: ApiKeyCreated, errors: [422] },
+  createApiKey: { method: "POST", path: "/api-key", tag: "API keys", summary: "Create an API key", auth: "user", body: ApiKeyCreate, status: 201, response: ApiKeyCreated, errors: [422] },
   revokeApiKey: { method: "DELETE", path: `/api-key${Id}`, tag: "API keys", summary: "Revoke an API key", auth: "user", status: 204, errors: [404] },
   // Operations
-  getHealth: { method: "GET", path: "/health", tag: "Operations", summary: "200 once the app can serve requests (its database answers; status degraded when the object store, background work or media nodes are not ok), 503 otherwise (no auth)", auth: "none", status: 200, response: Health, errors: [503], cacheControl: "no-store" },
-  getOpenApi: { method: "GET", path: "/openapi.json", tag: "Operations", summary: "This document (no auth)", auth: "none", status: 200, cors: "public", raw: "an OpenAPI 3.1 document" },
+  getHealth: { method: "GET", path: "/health", tag: "Operations", summary: "Health check", auth: "none", status: 200, response: Health, errors: [503], cacheControl: "no-store" },
+  getOpenApi: { method: "GET", path: "/openapi.json", tag: "Operations", summary: "This OpenAPI document", auth: "none", status: 200, cors: "public", raw: "an OpenAPI 3.1 document" },
   // Media nodes (internal)
   authorizePublish: { method: "POST", path: "/internal/media/publish", tag: "Media nodes", summary: "May this stream key publish? 403 says why not", auth: "media", body: PublishRequest, status: 200, response: PublishGrant, errors: [403, 422], internal: true },
   mediaHeartbeat: { method: "POST", path: "/internal/media/heartbeat", tag: "Media nodes", summary: "A live session's counters and health; answers its targets and whether to stop", auth: "media", body: Heartbeat, status: 200, response: HeartbeatReply, errors: [422], internal: true },
@@ -136,7 +136,7 @@ export const operations = {
   mediaNodeBeat: { method: "POST", path: "/internal/media/node", tag: "Media nodes", summary: "A media node registers and heartbeats (every 2 s)", auth: "media", body: NodeBeat, status: 200, response: NodeBeatReply, errors: [422], internal: true },
   storeMediaObject: { method: "PUT", path: "/internal/media/object", tag: "Media nodes", summary: "A node without direct access to the bucket stores a live HLS file, live thumbnail or recording segment through the app", auth: "media", query: z.object({ key: z.string().regex(MEDIA_OBJECT_KEY, "not a live media key") }), status: 204, errors: [422], raw: "the file's bytes", internal: true },
   removeMediaObjects: { method: "DELETE", path: "/internal/media/object", tag: "Media nodes", summary: "Remove a finished broadcast's live renditions", auth: "media", query: z.object({ prefix: z.string().regex(MEDIA_PREFIX, "not a live media folder") }), status: 204, errors: [422], internal: true },
-  listMediaNodes: { method: "GET", path: "/media-node", tag: "Operations", summary: "Media nodes of this deployment: ingest, health, load, live sessions", auth: "user", status: 200, response: z.array(MediaNode) },
+  listMediaNodes: { method: "GET", path: "/media-node", tag: "Operations", summary: "List media nodes", auth: "user", status: 200, response: z.array(MediaNode) },
 } as const satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;
