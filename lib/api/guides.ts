@@ -60,17 +60,17 @@ function deliveryExample(): string {
   return `{\n${Object.entries(body).map(([key, value]) => `  "${key}": ${JSON.stringify(value)}`).join(",\n")}\n}`;
 }
 
-/** Each list that searches and sorts: its order keys and filters, from its query schema. */
-function listTable(): string {
+/** Each list that searches and sorts: its filters and order keys, from its query schema. */
+function listOfLists(): string {
   const rows = (Object.values(operations) as Operation[])
     .filter((op) => op.paged && op.query?.shape.order)
     .map((op) => {
       const query = z.toJSONSchema(op.query!, { io: "input", unrepresentable: "any" }) as { properties: Record<string, { enum?: string[]; description?: string }> };
       const orders = (query.properties.order.enum ?? []).filter((o) => o.endsWith("-true")).map((o) => o.slice(0, -"-true".length));
       const filters = query.properties.filters?.description?.replace(/^URL-encoded JSON \[\{id, value\}\]: /, "") ?? "";
-      return `| \`${op.method} ${op.path}\` | ${filters} | ${code(orders)} |`;
+      return `- \`${op.method} ${op.path}\`: \`filters\` ${filters}; \`order\` by ${code(orders)}.`;
     });
-  return ["| list | `filters` | `order` keys |", "|---|---|---|", ...rows].join("\n");
+  return rows.join("\n");
 }
 
 function statusTable(): string {
@@ -99,7 +99,7 @@ function facts(): Record<string, string> {
     statusTable: statusTable(),
     limitDefault: String(page.properties.limit.default),
     limitMax: String(page.properties.limit.maximum),
-    listTable: listTable(),
+    listOfLists: listOfLists(),
   };
 }
 
