@@ -19,7 +19,7 @@ test("every request example fits its operation's body schema (no 422 from the re
 });
 
 test("the document carries each example, description and tag description", () => {
-  const tags = new Map(doc.tags.map((t) => [t.name, t.description]));
+  const tags = new Map<string, string>(doc.tags.map((t) => [t.name, t.description]));
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods) as [string, { description?: string; tags: string[]; requestBody?: { content: Record<string, { example?: unknown }> } }][]) {
       assert.ok(op.description?.trim(), `${method} ${path}: no description`);
