@@ -16,10 +16,11 @@ type Doc = { info: { description: string }; tags: { name: string; description?: 
 
 const served = async () => (await call("GET", "openapi.json")).body as Doc;
 
-/** A fenced code block of one language from the guides, as a reader would copy it. */
-function snippet(doc: Doc, language: string): string {
-  const block = new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(doc.info.description);
-  assert.ok(block, `the guides have no ${language} block`);
+/** The first fenced code block of one language in a guide, as a reader would copy it. */
+function snippet(doc: Doc, guide: string, language: string): string {
+  const [, section = ""] = doc.info.description.split(`\n## ${guide}\n`);
+  const block = new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(section.split("\n## ")[0]);
+  assert.ok(block, `the guide "${guide}" has no ${language} block`);
   return block[1];
 }
 
@@ -117,7 +118,7 @@ describe("API description", () => {
       ];
       const expected = [true, false, false];
 
-      const node = snippet(doc, "js");
+      const node = snippet(doc, "Webhooks", "js");
       const nodeFunction = /function (\w+)\(/.exec(node)![1];
       const nodeProgram = `${node}\nconst cases = JSON.parse(require("node:fs").readFileSync(0, "utf8"));\nconsole.log(JSON.stringify(cases.map((c) => ${nodeFunction}(c.body, c.header, c.secret))));`;
       const nodeResult = execFileSync(process.execPath, ["-e", nodeProgram], { input: JSON.stringify(cases), encoding: "utf8" });
@@ -127,7 +128,7 @@ describe("API description", () => {
         t.skip("python3 is not installed here: the Python snippet was not run");
         return;
       }
-      const python = snippet(doc, "python");
+      const python = snippet(doc, "Webhooks", "python");
       const pythonFunction = /def (\w+)\(/.exec(python)![1];
       const pythonProgram = `${python}\nimport json, sys\ncases = json.load(sys.stdin)\nprint(json.dumps([${pythonFunction}(c["body"].encode(), c["header"], c["secret"]) for c in cases]))`;
       const pythonResult = execFileSync("python3", ["-c", pythonProgram], { input: JSON.stringify(cases), encoding: "utf8" });
