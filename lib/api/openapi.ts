@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { ERROR_STATUSES } from "./errors";
+import { guidesMarkdown } from "./guides";
 import { operations, type Operation } from "./operations";
+import { OPERATIONS, TAGS, type Tag } from "./reference";
 
 /**
  * The OpenAPI 3.1 document, generated from the operations' declarations
@@ -7,17 +10,7 @@ import { operations, type Operation } from "./operations";
  * validate requests and check responses. Internal operations are left out.
  */
 const ErrorBody = z.object({ errors: z.array(z.string()) }).meta({ id: "Error" });
-const ERROR_TEXT: Record<number, string> = {
-  400: "Business rule violated",
-  401: "Missing or invalid API key",
-  403: "Not allowed",
-  404: "Unknown id (or another user's object)",
-  409: "Conflicts with the object's state",
-  413: "Too large",
-  415: "Unsupported content type",
-  422: "Schema validation failed, or content (a file) that cannot be used",
-  503: "Unavailable",
-};
+const capitalised = (text: string) => text[0].toUpperCase() + text.slice(1);
 
 /** Named schemas (zod `.meta({ id })`) are hoisted into components and referenced. */
 function schemaCollector() {
@@ -38,7 +31,8 @@ function schemaCollector() {
 export function openApiDocument(serverUrl: string) {
   const { components, schemaOf } = schemaCollector();
   const paths: Record<string, Record<string, unknown>> = {};
-  const operation = ([id, op]: [string, Operation]) => {
+  const operation = ([id, op]: [keyof typeof OPERATIONS, Operation]) => {
+    const reference = OPERATIONS[id];
     const body = op.response && (op.paged ? z.array(op.response) : op.response);
     const responses: Record<string, unknown> = {
       [op.status]: body
@@ -46,11 +40,11 @@ export function openApiDocument(serverUrl: string) {
         : { description: op.raw ? `Success (${op.raw})` : "No content" },
     };
     for (const code of [...(op.auth === "none" ? [] : [401]), ...(op.errors ?? [])]) {
-      responses[code] = { description: ERROR_TEXT[code], content: { "application/json": { schema: schemaOf(ErrorBody, "output") } } };
+      responses[code] = { description: capitalised(ERROR_STATUSES[code]), content: { "application/json": { schema: schemaOf(ErrorBody, "output") } } };
     }
     const querySchema = op.query ? (schemaOf(op.query, "input") as { properties?: Record<string, unknown> }) : undefined;
     const requestBody = op.body
-      ? { required: true, content: { "application/json": { schema: schemaOf(op.body, "input") } } }
+      ? { required: true, content: { "application/json": { schema: schemaOf(op.body, "input"), ...(reference.example ? { example: reference.example } : {}) } } }
       : op.raw && ["PUT", "POST", "PATCH"].includes(op.method)
         ? { description: op.raw, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } }
         : undefined;
@@ -58,6 +52,7 @@ export function openApiDocument(serverUrl: string) {
       operationId: id,
       tags: [op.tag],
       summary: op.summary,
+      description: reference.description,
       ...(op.auth === "none" ? { security: [] } : {}),
       parameters: [
         ...[...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } })),
@@ -67,7 +62,7 @@ export function openApiDocument(serverUrl: string) {
       responses,
     };
   };
-  for (const entry of Object.entries(operations) as [string, Operation][]) {
+  for (const entry of Object.entries(operations) as [keyof typeof OPERATIONS, Operation][]) {
     if (entry[1].internal) continue;
     (paths[entry[1].path] ??= {})[entry[1].method.toLowerCase()] = operation(entry);
   }
@@ -76,8 +71,9 @@ export function openApiDocument(serverUrl: string) {
     info: {
       title: "Castline API",
       version: "1.0.0",
-      description: "Live streaming and video on demand. Authenticate with `Authorization: Bearer <API key>`.",
+      description: `Live streaming and video on demand. Authenticate with \`Authorization: Bearer <API key>\` (create keys in the dashboard, or with \`POST /api-key\`). The guides below cover what takes more than one call; each operation follows, by tag.\n\n${guidesMarkdown()}`,
     },
+    tags: (Object.entries(TAGS) as [Tag, string][]).map(([name, description]) => ({ name, description })),
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
     components: { schemas: components, securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } } },
