@@ -103,6 +103,21 @@ test("a live broadcast plays in the player, embedded on another site, and in the
       await expect(video).toHaveJSProperty("muted", false);
     });
 
+    await test.step("paused, the viewer falls behind; the LIVE badge offers to catch up and jumps to the live edge", async () => {
+      const badge = page.getByTestId("live-badge");
+      await expect(badge).toHaveAccessibleName("Live");
+      await expect(badge).toBeDisabled();
+      await page.getByTestId("player").hover();
+      await page.getByRole("button", { name: "Pause" }).first().click();
+      const pausedAt = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
+      await expect(badge).toHaveAccessibleName("Go to live");
+      await page.waitForTimeout(10_000);
+      await badge.click();
+      await expect(video).toHaveJSProperty("paused", false);
+      await expect(badge).toHaveAccessibleName("Live", { timeout: 15_000 });
+      expect(await video.evaluate((v: HTMLVideoElement) => v.currentTime), "caught up past the pause").toBeGreaterThan(pausedAt + 5);
+    });
+
     await test.step("embedded in an iframe on another site, without cookies, it plays", async () => {
       // A real second origin on loopback: Chromium refuses a public page framing a local one.
       const blog = createServer((_req, res) => {

@@ -50,7 +50,7 @@ export function ApiKeysView() {
                 <tr>
                   <th className="px-5 py-2.5 font-medium">Name</th>
                   <th className="hidden px-5 py-2.5 font-medium lg:table-cell">Browser origins</th>
-                  <th className="hidden px-5 py-2.5 font-medium sm:table-cell">Created</th>
+                  <th className="hidden px-5 py-2.5 font-medium md:table-cell">Created</th>
                   <th className="hidden px-5 py-2.5 font-medium md:table-cell">Last used</th>
                   <th className="px-5 py-2.5">
                     <span className="sr-only">Actions</span>
@@ -63,6 +63,16 @@ export function ApiKeysView() {
                     <td className="px-5 py-3.5">
                       <div className="font-medium text-zinc-900">{key.name}</div>
                       <code className="font-mono text-xs text-zinc-500">{key.prefix}…</code>
+                      {/* Narrow screens have no room for the date columns: the dates stack under the name. */}
+                      <p className="mt-1 text-xs text-zinc-500 md:hidden" data-testid="api-key-dates">
+                        <span title={formatDateTime(key.createdAt)}>Created {timeAgo(key.createdAt)}</span>
+                        {" · "}
+                        {key.lastUsedAt ? (
+                          <span title={formatDateTime(key.lastUsedAt)}>last used {timeAgo(key.lastUsedAt)}</span>
+                        ) : (
+                          "never used"
+                        )}
+                      </p>
                     </td>
                     <td className="hidden px-5 py-3.5 lg:table-cell">
                       {key.allowedOrigins ? (
@@ -75,7 +85,7 @@ export function ApiKeysView() {
                         <span className="text-zinc-400">Servers only</span>
                       )}
                     </td>
-                    <td className="hidden px-5 py-3.5 text-zinc-600 sm:table-cell" title={formatDateTime(key.createdAt)}>
+                    <td className="hidden px-5 py-3.5 text-zinc-600 md:table-cell" title={formatDateTime(key.createdAt)}>
                       {timeAgo(key.createdAt)}
                     </td>
                     <td className="hidden px-5 py-3.5 md:table-cell">

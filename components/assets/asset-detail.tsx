@@ -123,7 +123,7 @@ function PlayerCard({ asset }: { asset: Asset }) {
   const moving = phase === "uploading" || phase === "processing";
   return (
     <Card className="overflow-hidden">
-      <div className="relative aspect-video bg-zinc-950" data-testid="asset-player">
+      <div className="relative aspect-video bg-zinc-950 scheme-light" data-testid="asset-player">
         {phase === "ready" ? (
           <Player playbackId={asset.playbackId} autoPlay={false} muted={false} credential={{ session: true }} />
         ) : (

@@ -19,7 +19,7 @@ export function AssetThumbnail({ asset, compact, className }: { asset: Asset; co
   const duration = asset.videoSpec?.duration;
   const moving = phase === "uploading" || phase === "processing";
   return (
-    <div className={cx("relative aspect-video overflow-hidden bg-zinc-900", className)}>
+    <div className={cx("relative aspect-video overflow-hidden bg-zinc-900 scheme-light", className)}>
       {phase === "ready" ? <Still playbackId={asset.playbackId} compact={compact} /> : <Placeholder />}
 
       {/* Lists give the length a column of its own. */}

@@ -31,7 +31,7 @@ export function Player({ playbackId, autoPlay = true, muted = true, className = 
     <div
       data-testid="player"
       data-status={playback.status}
-      className={`absolute inset-0 overflow-hidden bg-black text-white [container-type:size] ${className}`}
+      className={`absolute inset-0 overflow-hidden bg-black text-white scheme-light [container-type:size] ${className}`}
     >
       {playback.status === "ready" ? (
         // A fresh playback token is the same media: it goes on playing (and uses the token from then on).
@@ -58,7 +58,7 @@ export function Player({ playbackId, autoPlay = true, muted = true, className = 
 /** The player's refusal, for the page to show when it already knows (another site framing it). */
 export function PlaybackRefused({ reason }: { reason: string }) {
   return (
-    <div data-testid="player" data-status="refused" className="absolute inset-0 overflow-hidden bg-black text-white [container-type:size]">
+    <div data-testid="player" data-status="refused" className="absolute inset-0 overflow-hidden bg-black text-white scheme-light [container-type:size]">
       <PlayerMessage playback={{ status: "refused", reason }} />
     </div>
   );

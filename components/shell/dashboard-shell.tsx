@@ -7,6 +7,7 @@ import { useState, type ComponentType, type ReactNode, type SVGProps } from "rea
 import { Logo } from "@/components/brand";
 import { IconButton } from "@/components/ui/button";
 import { cx } from "@/components/ui/cx";
+import { ThemeToggle } from "./theme-toggle";
 import {
   BroadcastIcon,
   FilmIcon,
@@ -67,12 +68,12 @@ export function DashboardShell({ user, children }: { user: ShellUser; children: 
   return (
     <div className="min-h-screen lg:pl-64">
       {/* desktop sidebar */}
-      <aside className="fixed inset-y-0 left-0 z-30 hidden w-64 flex-col bg-zinc-950 lg:flex">
+      <aside className="fixed inset-y-0 left-0 z-30 hidden w-64 flex-col border-r border-white/10 bg-zinc-950 scheme-light lg:flex">
         <Sidebar pathname={pathname} user={user} />
       </aside>
 
       {/* mobile top bar and drawer */}
-      <div className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-zinc-800 bg-zinc-950 px-4 lg:hidden">
+      <div className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-zinc-800 bg-zinc-950 px-4 scheme-light lg:hidden">
         <Link href="/streams" aria-label="Castline home">
           <Logo dark />
         </Link>
@@ -83,7 +84,7 @@ export function DashboardShell({ user, children }: { user: ShellUser; children: 
       {menuOpen && (
         <div className="fixed inset-0 z-40 lg:hidden" role="dialog" aria-modal="true" aria-label="Navigation">
           <div className="absolute inset-0 bg-zinc-950/60" onClick={() => setMenuOpen(false)} />
-          <aside className="absolute inset-y-0 left-0 flex w-72 max-w-[85vw] flex-col bg-zinc-950 shadow-xl">
+          <aside className="absolute inset-y-0 left-0 flex w-72 max-w-[85vw] flex-col bg-zinc-950 shadow-xl scheme-light">
             <IconButton
               label="Close navigation"
               onClick={() => setMenuOpen(false)}
@@ -140,7 +141,8 @@ function Sidebar({ pathname, user, onNavigate }: { pathname: string; user: Shell
           </div>
         ))}
       </nav>
-      <div className="border-t border-white/10 p-3">
+      <div className="space-y-2 border-t border-white/10 p-3">
+        <ThemeToggle />
         <div className="flex items-center gap-3 rounded-lg px-2 py-2">
           <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-indigo-500/20 text-sm font-semibold text-indigo-300">
             {initial}

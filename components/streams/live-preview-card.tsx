@@ -17,7 +17,7 @@ export function LivePreviewCard({ stream, starting }: { stream: Stream; starting
           live ? "What your viewers see, a few seconds behind your encoder." : "Your broadcast shows up here once it reaches Castline."
         }
       />
-      <div className="relative aspect-video bg-zinc-950" data-testid="live-preview">
+      <div className="relative aspect-video bg-zinc-950 scheme-light" data-testid="live-preview">
         {live ? (
           <Player playbackId={stream.playbackId!} muted credential={{ session: true }} />
         ) : (

@@ -10,10 +10,10 @@ const base =
   "inline-flex items-center justify-center gap-1.5 whitespace-nowrap rounded-lg font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 disabled:pointer-events-none disabled:opacity-50";
 
 const variants: Record<Variant, string> = {
-  primary: "bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-indigo-600",
+  primary: "bg-indigo-600 text-white shadow-sm scheme-light hover:bg-indigo-500 focus-visible:outline-indigo-600",
   secondary:
     "bg-white text-zinc-800 shadow-xs ring-1 ring-inset ring-zinc-300 hover:bg-zinc-50 focus-visible:outline-indigo-600",
-  danger: "bg-red-600 text-white shadow-sm hover:bg-red-500 focus-visible:outline-red-600",
+  danger: "bg-red-600 text-white shadow-sm scheme-light hover:bg-red-500 focus-visible:outline-red-600",
   ghost: "text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 focus-visible:outline-indigo-600",
   dangerGhost: "text-red-600 hover:bg-red-50 hover:text-red-700 focus-visible:outline-red-600",
 };

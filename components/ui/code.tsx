@@ -55,7 +55,7 @@ export function CodeBlock({
     <div className={cx("relative", className)}>
       <pre
         aria-label={label}
-        className="max-h-96 overflow-auto rounded-lg bg-zinc-950 py-3 pr-10 pl-4 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-zinc-100"
+        className="max-h-96 overflow-auto rounded-lg bg-zinc-950 py-3 pr-10 pl-4 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-zinc-100 scheme-light"
       >
         {json ? highlightJson(value) : value}
       </pre>
@@ -97,7 +97,7 @@ export function CodeSnippet({
       </div>
       <pre
         data-testid={testId}
-        className={cx("overflow-x-auto rounded-lg bg-zinc-950 px-4 py-3 font-mono text-xs leading-relaxed text-zinc-100", className)}
+        className={cx("overflow-x-auto rounded-lg bg-zinc-950 px-4 py-3 font-mono text-xs leading-relaxed text-zinc-100 scheme-light", className)}
       >
         {children ?? value}
       </pre>

@@ -7,6 +7,8 @@ import { XIcon } from "./icons";
 
 /** Where typing starts: the first text field or list, not a checkbox (focusing it would only draw a ring). */
 const FIRST_FIELD = 'input:not([type="checkbox"]):not([type="radio"]):not([type="hidden"]):not(:disabled), textarea:not(:disabled), select:not(:disabled)';
+/** Without a field, the footer's first button: Cancel in a confirmation, so Enter never confirms by accident. */
+const FIRST_ACTION = "[data-modal-footer] button:not(:disabled)";
 
 /**
  * A modal on the native <dialog>: focus trapping, Escape and the top layer come
@@ -38,8 +40,9 @@ export function Modal({
     if (!dialog) return;
     if (open && !dialog.open) {
       dialog.showModal();
-      // React's autoFocus ran while the dialog was still closed, where focus cannot land: the first field takes it now.
-      dialog.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
+      // React's autoFocus ran while the dialog was still closed, where focus cannot land: the first field takes it now
+      // (the browser's own choice would be the close button in the header).
+      (dialog.querySelector<HTMLElement>(FIRST_FIELD) ?? dialog.querySelector<HTMLElement>(FIRST_ACTION))?.focus();
     }
     if (!open && dialog.open) dialog.close();
   }, [open]);
@@ -84,7 +87,7 @@ export function ModalBody({ children, className }: { children: ReactNode; classN
 
 export function ModalFooter({ children }: { children: ReactNode }) {
   return (
-    <div className="sticky bottom-0 flex flex-col-reverse gap-2 border-t border-zinc-100 bg-zinc-50 px-6 py-3.5 sm:flex-row sm:justify-end">
+    <div data-modal-footer className="sticky bottom-0 flex flex-col-reverse gap-2 border-t border-zinc-100 bg-zinc-50 px-6 py-3.5 sm:flex-row sm:justify-end">
       {children}
     </div>
   );

@@ -41,7 +41,7 @@ export function Switch({
         <span
           aria-hidden="true"
           className={cx(
-            "pointer-events-none absolute top-0.5 left-0.5 size-5 rounded-full bg-white shadow ring-0 transition-transform",
+            "pointer-events-none absolute top-0.5 left-0.5 size-5 rounded-full bg-white shadow scheme-light ring-0 transition-transform",
             checked ? "translate-x-5" : "translate-x-0",
           )}
         />

@@ -182,11 +182,12 @@ function TestEventForm({ webhook, onQueued }: { webhook: Webhook; onQueued: () =
 
   return (
     <div className="flex w-full flex-col gap-1.5 sm:w-auto sm:items-end">
-      <form aria-label="Send a test event" onSubmit={submit} className="flex items-center gap-2">
+      {/* On a phone the event list takes the whole row: the longest names (multistream.disconnected) would be cut. */}
+      <form aria-label="Send a test event" onSubmit={submit} className="flex flex-col gap-2 sm:flex-row sm:items-center">
         <label htmlFor={selectId} className="sr-only">
           Test event
         </label>
-        <div className="min-w-0 flex-1 sm:w-52 sm:flex-none">
+        <div className="min-w-0 sm:w-60">
           <Select id={selectId} value={event ?? ""} onChange={(e) => setChosen(e.target.value as WebhookEvent)} className="font-mono text-[13px]">
             {events.map((e) => (
               <option key={e} value={e}>
