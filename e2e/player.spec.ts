@@ -1,4 +1,5 @@
 import { expect, test, type Locator } from "@playwright/test";
+import { gzipSync } from "node:zlib";
 import { newAccount } from "../test/support/client";
 import { makeMedia, putFile, settled, tmpDir } from "../test/support/vod";
 
@@ -132,4 +133,26 @@ test("a private video's player page keeps its name to itself", async ({ page }) 
   await expect(page.getByText("This video is private")).toBeVisible();
   await expect(page).toHaveTitle("Watch · Castline");
   await expect(page.getByTestId("player-title")).toHaveCount(0);
+});
+
+/**
+ * The player page's JavaScript, gzip-compressed as it would travel, before the player gained its
+ * title, poster, speed, picture-in-picture, shortcuts and LIVE control: 326,583 bytes, measured the
+ * same way on commit cf6ecb2 (2026-11-23). It may grow by at most a fifth.
+ */
+const PLAYER_JS_BEFORE = 326_583;
+
+test("the player page stays light: its scripts weigh at most a fifth more than before the player's features", async ({ page }) => {
+  const scripts: Promise<Buffer>[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() === "script") scripts.push(response.body());
+  });
+  await page.goto(`/play/${playbackId}`, { waitUntil: "networkidle" });
+  await expect(page.getByTestId("player-video")).toBeVisible();
+  const bodies = await Promise.all(scripts);
+  const gzip = bodies.reduce((sum, body) => sum + gzipSync(body).length, 0);
+  console.log(`player page JS: ${bodies.length} scripts, ${gzip} bytes gzip (before the features: ${PLAYER_JS_BEFORE}, ${(((gzip / PLAYER_JS_BEFORE) - 1) * 100).toFixed(1)}%)`);
+  // hls.js alone is ~160 kB gzip: a page that did not load it measured nothing worth comparing.
+  expect(gzip).toBeGreaterThan(200_000);
+  expect(gzip).toBeLessThanOrEqual(PLAYER_JS_BEFORE * 1.2);
 });
