@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, sign, verify } from "node:crypto";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { signUp, unique } from "./accounts";
 import { makeMedia, putFile, tmpDir } from "../test/support/vod";
 
 /**
@@ -9,17 +10,6 @@ import { makeMedia, putFile, tmpDir } from "../test/support/vod";
  * and a viewer's player without a token (private), with a bad one (refused), and with a good one
  * (plays, and rides out an expired playback token where it was).
  */
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-async function signUp(page: Page, who: string) {
-  await page.goto("/sign-up");
-  await page.getByLabel("Name").fill(who);
-  await page.getByLabel("Email").fill(`access-${unique()}@example.com`);
-  await page.getByLabel("Password").fill("correct-horse-battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/streams$/);
-}
 
 const pem = (base64: string) => Buffer.from(base64, "base64").toString("utf8");
 
@@ -38,7 +28,7 @@ const card = (page: Page, title: string) => page.locator("section").filter({ has
 const currentTime = (video: Locator) => video.evaluate((v: HTMLVideoElement) => v.currentTime);
 
 test("signing keys: the private key shown once, a test token signed in the browser, rename, disable, delete", async ({ page }) => {
-  await signUp(page, "Key Keeper");
+  await signUp(page, { name: "Key Keeper" });
   const name = `Backend ${unique()}`;
   const created = await page.request.post("/api/stream", { data: { name: `Private show ${unique()}` } });
   expect(created.status()).toBe(201);
@@ -136,7 +126,7 @@ test("signing keys: the private key shown once, a test token signed in the brows
 });
 
 test("a stream and a video set to signed JWT: private without a token, refused with a bad one, playing with a good one", async ({ page, browser }) => {
-  await signUp(page, "Private Creator");
+  await signUp(page, { name: "Private Creator" });
   const key = await (await page.request.post("/api/access-control/signing-key", { data: { name: "server" } })).json();
   const stream = await (await page.request.post("/api/stream", { data: { name: `Members only ${unique()}` } })).json();
   const file = await makeMedia(tmpDir(), "mp4", { seconds: 60, size: "320x180" });

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { PASSWORD, signUp, unique } from "./accounts";
 
 /**
  * Signing in and out keeps the user on this app, at the origin the browser used (the
@@ -6,25 +7,14 @@ import { expect, test, type Page } from "@playwright/test";
  * they were sent to sign in from. Sign-up does not tell whether an email has an account.
  */
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const password = "correct-horse-battery";
-
-async function signUp(page: Page, email: string) {
-  await page.goto("/sign-up");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/streams$/);
-}
-
-async function signIn(page: Page, email: string, secret = password) {
+async function signIn(page: Page, email: string, secret = PASSWORD) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(secret);
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
 test("signing out lands on this app's sign-in page", async ({ page, baseURL }) => {
-  await signUp(page, `signout-${unique()}@example.com`);
+  await signUp(page, { email: `signout-${unique()}@example.com` });
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(`${new URL(baseURL!).origin}/sign-in`);
   await expect(page.getByRole("heading", { name: "Welcome back" })).toBeVisible();
@@ -35,7 +25,7 @@ test("signing out lands on this app's sign-in page", async ({ page, baseURL }) =
 
 test("a signed-out visit to a dashboard page returns to it after signing in", async ({ page, browser }) => {
   const email = `return-${unique()}@example.com`;
-  await signUp(page, email);
+  await signUp(page, { email });
   const res = await page.request.post("/api/stream", { data: { name: `Return ${unique()}` } });
   expect(res.status()).toBe(201);
   const stream = (await res.json()) as { id: string; name: string };
@@ -59,7 +49,7 @@ test("a signed-out visit to a dashboard page returns to it after signing in", as
 
 test("sign-in never follows a callback to another site", async ({ browser, request }) => {
   const email = `offsite-${unique()}@example.com`;
-  expect((await request.post("/api/user", { data: { email, password } })).status()).toBe(201);
+  expect((await request.post("/api/user", { data: { email, password: PASSWORD } })).status()).toBe(201);
   for (const callbackUrl of ["https://evil.example/", "//evil.example/", "/\\evil.example/", "/\t/evil.example/"]) {
     const page = await browser.newPage();
     await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`);
@@ -72,7 +62,7 @@ test("sign-in never follows a callback to another site", async ({ browser, reque
 
 test("signing up with an email that has an account changes nothing and only the right password signs in", async ({ page, browser }) => {
   const email = `taken-${unique()}@example.com`;
-  expect((await page.request.post("/api/user", { data: { email, password } })).status()).toBe(201);
+  expect((await page.request.post("/api/user", { data: { email, password: PASSWORD } })).status()).toBe(201);
 
   const other = await browser.newPage();
   await other.goto("/sign-up");

@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from "@playwright/test";
-import { signUp } from "./sign-up";
+import { signUp } from "./accounts";
 
 /** At 390 px nothing a creator needs is hidden or cut: API key dates, webhook event names. */
 
@@ -23,7 +23,7 @@ async function fitsItsText(element: Locator) {
 }
 
 test("API keys keep created and last used at 390 px", async ({ page }) => {
-  await signUp(page, "phone-keys");
+  await signUp(page);
   expect((await page.request.post("/api/api-key", { data: { name: "Phone key" } })).status()).toBe(201);
   await page.goto("/api-keys");
   const row = page.getByRole("row", { name: /Phone key/ });
@@ -34,7 +34,7 @@ test("API keys keep created and last used at 390 px", async ({ page }) => {
 });
 
 test("webhook event choices are whole at 390 px: the test-event list and the add dialog", async ({ page }) => {
-  await signUp(page, "phone-hooks");
+  await signUp(page);
   // 93.184.215.14 is a public address; nothing is sent until an event happens.
   const res = await page.request.post("/api/webhook", { data: { name: "Phone hook", url: "https://93.184.215.14/hook", events: ["multistream.disconnected"] } });
   expect(res.status()).toBe(200);

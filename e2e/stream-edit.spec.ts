@@ -1,18 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
+import { signUp, unique } from "./accounts";
 import { publish, rtmpUrl, type Running } from "../test/support/media";
 
 /** A creator renames a stream and a video, changes the renditions, and rotates a leaked key. */
 
-const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const id = unique();
 const SHOTS = process.env.SCREENSHOT_DIR;
-
-async function signUp(page: Page) {
-  await page.goto("/sign-up");
-  await page.getByLabel("Email").fill(`edit-${unique}@example.com`);
-  await page.getByLabel("Password").fill("correct-horse-battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/streams$/);
-}
 
 /** Screenshots for a look at the layout, at desktop and phone widths, when SCREENSHOT_DIR is set. */
 async function shoot(page: Page, name: string) {
@@ -28,28 +21,28 @@ test("rename a stream, edit its renditions, rotate its key (a live broadcast on 
   let publisher: Running | undefined;
   try {
     await signUp(page);
-    const res = await page.request.post("/api/stream", { data: { name: `Show ${unique}`, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] } });
+    const res = await page.request.post("/api/stream", { data: { name: `Show ${id}`, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] } });
     expect(res.status()).toBe(201);
     const stream = (await res.json()) as { id: string; streamKey: string };
     await page.goto(`/streams/${stream.id}`);
     const heading = page.getByRole("heading", { level: 1 });
-    await expect(heading).toHaveText(`Show ${unique}`);
+    await expect(heading).toHaveText(`Show ${id}`);
 
     await page.getByRole("button", { name: "Rename" }).click();
     const rename = page.getByRole("dialog", { name: "Rename stream" });
     const name = rename.getByLabel("Name");
     await expect(name, "the name field is focused").toBeFocused();
-    await expect(name).toHaveValue(`Show ${unique}`);
+    await expect(name).toHaveValue(`Show ${id}`);
     await shoot(page, "rename-stream");
     await name.fill("   ");
     await rename.getByRole("button", { name: "Save" }).click();
     await expect(rename.getByRole("alert")).toContainText("Give the stream a name");
-    await name.fill(`Friday show ${unique}`);
+    await name.fill(`Friday show ${id}`);
     await rename.getByRole("button", { name: "Save" }).click();
     await expect(rename).toBeHidden();
-    await expect(heading).toHaveText(`Friday show ${unique}`);
+    await expect(heading).toHaveText(`Friday show ${id}`);
     await page.reload();
-    await expect(heading, "the new name is saved").toHaveText(`Friday show ${unique}`);
+    await expect(heading, "the new name is saved").toHaveText(`Friday show ${id}`);
 
     // the card: the innermost box with its heading, its Edit button and its list
     const renditions = page
@@ -92,18 +85,18 @@ test("rename a stream, edit its renditions, rotate its key (a live broadcast on 
 
 test("rename a video", async ({ page }) => {
   await signUp(page);
-  const res = await page.request.post("/api/asset/request-upload", { data: { name: `Clip ${unique}` } });
+  const res = await page.request.post("/api/asset/request-upload", { data: { name: `Clip ${id}` } });
   expect(res.status()).toBe(200);
   const { asset } = (await res.json()) as { asset: { id: string } };
   await page.goto(`/assets/${asset.id}`);
   await page.getByRole("button", { name: "Rename" }).click();
   const rename = page.getByRole("dialog", { name: "Rename video" });
   await expect(rename.getByLabel("Name")).toBeFocused();
-  await rename.getByLabel("Name").fill(`Best of ${unique}`);
+  await rename.getByLabel("Name").fill(`Best of ${id}`);
   await shoot(page, "rename-video");
   await rename.getByRole("button", { name: "Save" }).click();
   await expect(rename).toBeHidden();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Best of ${unique}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Best of ${id}`);
   const saved = (await (await page.request.get(`/api/asset/${asset.id}`)).json()) as { name: string };
-  expect(saved.name).toBe(`Best of ${unique}`);
+  expect(saved.name).toBe(`Best of ${id}`);
 });

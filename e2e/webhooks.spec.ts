@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
+import { signUp, unique } from "./accounts";
 
 /**
  * The webhook delivery log, end to end: a real receiver on this machine, the app's
@@ -37,17 +38,6 @@ async function startReceiver(statusFor: (n: number) => number) {
   };
 }
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-async function signUp(page: Page) {
-  await page.goto("/sign-up");
-  await page.getByLabel("Name").fill("Webhook Tester");
-  await page.getByLabel("Email").fill(`e2e-hooks-${unique()}@example.com`);
-  await page.getByLabel("Password").fill("correct-horse-battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/streams$/);
-}
-
 /** Adds a webhook through the dialog, opens its page, and gives back its signing secret. */
 async function createWebhook(page: Page, name: string, url: string, event: string): Promise<string> {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
@@ -72,7 +62,7 @@ test("a test event is retried after a 500, shown in the log, and resent", async 
   const receiver = await startReceiver((n) => (n === 1 ? 500 : 200));
   const name = `Flaky endpoint ${unique()}`;
   try {
-    await signUp(page);
+    await signUp(page, { name: "Webhook Tester" });
     const secret = await createWebhook(page, name, receiver.url, "stream.started");
 
     const deliveries = page.getByRole("list", { name: "Deliveries" });
@@ -156,7 +146,7 @@ test("a webhook whose endpoint answers 404 shows as failing in the list", async 
   const receiver = await startReceiver(() => 404);
   const name = `Missing endpoint ${unique()}`;
   try {
-    await signUp(page);
+    await signUp(page, { name: "Webhook Tester" });
     await createWebhook(page, name, receiver.url, "asset.ready");
 
     await page.getByRole("button", { name: "Send test event" }).click();
