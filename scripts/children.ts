@@ -4,8 +4,8 @@ import path from "node:path";
 /**
  * The launcher's child processes (job workers, the media node): each is a
  * script that sends {ready: true, ...} over IPC once it serves, exits when the
- * IPC channel closes (so a kill -9 of the launcher takes it down), and is started
- * again if it dies while the launcher runs.
+ * IPC channel closes (so a kill -9 of the launcher takes it down: serveLauncher),
+ * and is started again if it dies while the launcher runs.
  */
 export interface Child {
   stop(): Promise<void>;
@@ -57,4 +57,21 @@ export async function superviseChild(opts: ChildOptions): Promise<Child> {
       });
     },
   };
+}
+
+/** How long an orphaned child may take to stop in order before it exits anyway. */
+const ORPHAN_STOP_MS = 5000;
+
+/**
+ * In a child: tells the launcher it is ready, and dies with it. When the IPC channel
+ * closes (the launcher is gone, even by kill -9) the child stops in order if it can within
+ * a few seconds, and exits regardless: work in flight (a transcode, a delivery) is not
+ * finished by an orphan; its lease lapses and another worker takes it up.
+ */
+export function serveLauncher(ready: Record<string, unknown>, shutdown: () => Promise<void>) {
+  process.on("disconnect", () => {
+    setTimeout(() => process.exit(1), ORPHAN_STOP_MS).unref();
+    void shutdown();
+  });
+  process.send!({ ready: true, ...ready });
 }

@@ -1,3 +1,4 @@
+import { serveLauncher } from "./children";
 import { config } from "@/lib/config";
 import { usePrivateDataDir } from "@/lib/data-dir";
 import { startMediaNode } from "@/lib/media/node";
@@ -47,8 +48,7 @@ async function main() {
   process.on("SIGINT", () => void shutdown());
   process.on("SIGTERM", () => void shutdown());
   if (process.send) {
-    process.on("disconnect", () => void shutdown());
-    process.send({ ready: true, nodeId: node.nodeId });
+    serveLauncher({ nodeId: node.nodeId }, shutdown);
   }
 }
 

@@ -1,6 +1,7 @@
 import http from "node:http";
 import { usePrivateDataDir } from "@/lib/data-dir";
 import type { AddressInfo } from "node:net";
+import { DATABASE_UNAVAILABLE, RETRY_AFTER_S, watchDatabase } from "@/db/availability";
 import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
 import { startUploadSweeper } from "@/lib/assets/upload";
@@ -37,6 +38,7 @@ async function main() {
   buildIfNeeded();
 
   let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined;
+  const database = watchDatabase();
   const playbackLimit = startPlaybackLimit(limits().playback);
   const server = http.createServer((req, res) => {
     observeRequest(req, res);
@@ -46,6 +48,9 @@ async function main() {
     // Next.js answers a path it cannot percent-decode with a bare 500; say what is wrong instead.
     if (!decodablePath(req.url ?? "/")) return void answer(res, 400, "the URL path is not valid percent-encoded UTF-8");
     if (!playbackLimit.admit(req, res)) return;
+    // While the database is out of reach every answer that needs it would be a 500 or a wait:
+    // say so at once (the built pages' static files need nothing).
+    if (database.down && !req.url?.startsWith("/_next/static/")) return void answer(res, 503, DATABASE_UNAVAILABLE, { "retry-after": String(RETRY_AFTER_S) });
     if (handle) return handle(req, res);
     answer(res, 503, "starting", { "retry-after": "1" });
   });
@@ -96,6 +101,7 @@ async function main() {
     console.log(`${signal}: shutting down`);
     stopUploadSweeper();
     stopNodeWatch();
+    database.stop();
     // Children first, while this server still answers: the media node reports its broadcasts' end and leaves the registry.
     await Promise.all(children.map((c) => c.stop()));
     server.closeAllConnections();

@@ -1,3 +1,4 @@
+import { serveLauncher } from "./children";
 import { closeDb } from "@/db/client";
 import { usePrivateDataDir } from "@/lib/data-dir";
 import { setupDatabase } from "@/db/setup";
@@ -24,8 +25,7 @@ async function main() {
   process.on("SIGTERM", () => void shutdown());
   if (process.send) {
     // Started by the launcher: live and die with it.
-    process.on("disconnect", () => void shutdown());
-    process.send({ ready: true });
+    serveLauncher({}, shutdown);
   } else {
     console.log("worker running the background functions");
   }

@@ -9,6 +9,7 @@ import { Refusal } from "@/lib/errors";
 import { ApiError, errorResponse, refusalResponse, unauthorized, validationError } from "./errors";
 import type { Operation } from "./operations";
 import { RequestQuota } from "./rate-limit";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable, RETRY_AFTER_S } from "@/db/availability";
 import type { Page } from "@/db/pagination";
 
 const MAX_JSON_BODY = 1024 * 1024;
@@ -108,6 +109,7 @@ function checkResponse(op: Operation, values: unknown[]) {
 function failure(req: Request, err: unknown): Response {
   if (err instanceof Refusal) return refusalResponse(err);
   if (err instanceof ApiError) return errorResponse(err.status, err.messages, err.headers);
+  if (isDatabaseUnavailable(err)) return errorResponse(503, [DATABASE_UNAVAILABLE], { "retry-after": String(RETRY_AFTER_S) });
   // The client went away mid-request: nobody to answer, nothing went wrong here.
   if ((err as NodeJS.ErrnoException).code === "ECONNRESET") return new Response(null, { status: 499 });
   console.error(`${req.method} ${new URL(req.url).pathname} failed:`, err);

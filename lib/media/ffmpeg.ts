@@ -1,16 +1,13 @@
-import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import fs from "node:fs";
+import type { ChildProcess, SpawnOptions } from "node:child_process";
 import readline from "node:readline";
 import { config } from "@/lib/config";
+import { spawnTied } from "@/lib/tied-process";
 
 /**
- * ffmpeg processes that never outlive us: on Linux each one is started through
- * `setpriv --pdeathsig SIGKILL`, so even a kill -9 of this process takes them
- * down, and stop() escalates TERM, TERM, KILL (an ffmpeg blocked in I/O ignores
- * the first TERM).
+ * ffmpeg processes that never outlive us (even a kill -9 of this process takes them
+ * down: lib/tied-process.ts), and stop() escalates TERM, TERM, KILL (an ffmpeg blocked
+ * in I/O ignores the first TERM).
  */
-const SETPRIV = "/usr/bin/setpriv";
-const hasSetpriv = fs.existsSync(SETPRIV);
 
 export interface FfmpegProcess {
   child: ChildProcess;
@@ -27,7 +24,7 @@ export function runFfmpeg(
 ): FfmpegProcess {
   const bin = opts.bin ?? config().FFMPEG_PATH;
   const spawnOpts: SpawnOptions = { stdio: ["ignore", "pipe", "pipe"], env: opts.env ?? process.env };
-  const child = hasSetpriv ? spawn(SETPRIV, ["--pdeathsig", "SIGKILL", "--", bin, ...args], spawnOpts) : spawn(bin, args, spawnOpts);
+  const child = spawnTied(bin, args, spawnOpts);
   const tail: string[] = [];
   readline.createInterface({ input: child.stderr! }).on("line", (line) => {
     tail.push(line);

@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { runningServer } from "@/db/embedded-server";
+import { freePort } from "@/lib/net/free-port";
+import { startAppProcess, type AppProcess } from "../scripts/app-process";
+import { call, newAccount } from "./support/client";
+import { until } from "./support/media";
+
+/**
+ * The launcher and the embedded PostgreSQL it owns, hurt on purpose: an app of its own (its own
+ * DATA_DIR and embedded server, a job worker and a media node), so the suite's app is untouched.
+ */
+let app: AppProcess;
+let dataDir: string;
+
+before(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-crash-"));
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", JOB_WORKERS: "1", RTMP_PORT: String(await freePort()) };
+  delete env.DATABASE_URL;
+  app = await startAppProcess(env);
+});
+after(async () => {
+  await app?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Every process below `pid` (from /proc: children's parent ids). */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  const found: number[] = [];
+  for (let queue = [pid]; queue.length; ) {
+    const children = parents.get(queue.shift()!) ?? [];
+    found.push(...children);
+    queue.push(...children);
+  }
+  return found;
+}
+
+describe("crashes around the launcher", { concurrency: false }, () => {
+  test("losing the embedded PostgreSQL: 503 with Retry-After at once, then the app comes back by itself", async () => {
+    const api = await newAccount(app.url);
+    const stream = await api.post("stream", { name: "survives the database" });
+    assert.equal(stream.status, 201);
+    const server = runningServer(path.join(dataDir, "pg"))!;
+    process.kill(server.pid, "SIGKILL");
+
+    const seen: { status: number; ms: number; retryAfter: string | null }[] = [];
+    await until(
+      "the API to answer with the stream again",
+      async () => {
+        const started = performance.now();
+        const res = await api.get(`stream/${stream.body.id}`);
+        seen.push({ status: res.status, ms: performance.now() - started, retryAfter: res.headers.get("retry-after") });
+        return res.status === 200 && res.body.name === "survives the database";
+      },
+      120_000,
+      100,
+    );
+    const refused = seen.filter((s) => s.status !== 200);
+    assert.ok(refused.length > 0, "the database was away for a while");
+    assert.deepEqual([...new Set(refused.map((s) => s.status))], [503], `only 503s while it was away: ${JSON.stringify(refused)}`);
+    assert.ok(refused.every((s) => Number(s.retryAfter) > 0), "each says when to try again");
+    // Generous for a loaded machine; before, such answers took up to 15 s (or never came).
+    assert.ok(refused.every((s) => s.ms < 5000), `answered without waiting on the database: ${JSON.stringify(refused)}`);
+    await until("health to be ok", async () => (await call("GET", "health", { base: app.url })).status === 200, 60_000);
+    assert.notEqual(runningServer(path.join(dataDir, "pg"))?.pid, server.pid, "a new server was started");
+  });
+
+  test("kill -9 of the launcher takes its job worker, media node and PostgreSQL down with it", async () => {
+    const pid = app.child.pid!;
+    const server = runningServer(path.join(dataDir, "pg"))!;
+    const below = descendants(pid);
+    assert.ok(below.includes(server.pid), "the database is the launcher's");
+    assert.ok(below.length >= 3, `a worker, a media node and the database run below it: ${below}`);
+    process.kill(pid, "SIGKILL");
+    await until("every process it started to end", async () => below.every((p) => !alive(p)), 60_000);
+  });
+});
