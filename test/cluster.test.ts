@@ -52,9 +52,12 @@ async function get(url: string) {
 
 /** What a player does: playback info, master, a media playlist, its newest segment, decoded. */
 async function plays(api: Api, playbackId: string, name: string) {
-  const info = await api.call(operations.getPlaybackInfo, { params: { playbackId } });
-  assert.equal(info.status, 200);
-  const masterUrl = info.body.meta.source![0].url;
+  // A stream is active as soon as its encoder is; its playlist is listed once the first segment is stored.
+  const masterUrl = await until(`a source listed for ${playbackId}`, async () => {
+    const info = await api.call(operations.getPlaybackInfo, { params: { playbackId } });
+    assert.equal(info.status, 200);
+    return info.body.meta.source?.[0]?.url;
+  }, 60_000);
   assert.ok(masterUrl.startsWith(api.base), `${masterUrl} is served by the instance asked`);
   const master = await (await get(masterUrl)).text();
   // A live stream's is a master playlist; a single-rendition asset's may be the media playlist itself.
