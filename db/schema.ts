@@ -351,6 +351,8 @@ export const assets = pgTable(
     createdAt: createdAt(),
     /** DELETE hides the asset from the API; its playback and download URLs keep working. */
     deletedAt: ms("deleted_at"),
+    /** A takedown (DELETE ?purge=true): no playback path serves it, and its stored files are removed. */
+    purgedAt: ms("purged_at"),
     /** The upload (a PUT, or a tus upload's id) that holds the asset while it is `uploading`. */
     uploadClaim: text("upload_claim"),
     /** The claim lapses at this time unless bytes keep arriving (UPLOAD_LEASE_S). */

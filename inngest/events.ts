@@ -23,6 +23,11 @@ export const assetUploadAwaited = eventType("asset/upload.awaited", {
   schema: z.object({ assetId: z.string(), taskId: z.string(), expiresAt: z.number() }),
 });
 
+/** DELETE /asset/{id}?purge=true: remove the asset's stored files (playback stopped already). */
+export const assetPurged = eventType("asset/purged", {
+  schema: z.object({ assetId: z.string() }),
+});
+
 /** POST /asset/import: download the source (its URL sealed: it may carry credentials). */
 export const assetImportRequested = eventType("asset/import.requested", {
   schema: z.object({ assetId: z.string(), taskId: z.string(), sealedUrl: z.string() }),

@@ -106,9 +106,10 @@ function AssetPage({ asset }: { asset: Asset }) {
             <AssetDetails asset={asset} />
             {asset.videoSpec && <VideoSpecCard spec={asset.videoSpec} />}
             {asset.hash && asset.hash.length > 0 && <HashesCard hashes={asset.hash} />}
-            <DangerZone remove={remove} description="It leaves your library and the API. Exports already made stay where they went.">
-              <strong className="font-semibold text-zinc-900">{asset.name}</strong> will be deleted from your library. This cannot
-              be undone.
+            <DangerZone remove={remove} description="It stops playing everywhere and its files are removed. Exports already made stay where they went.">
+              <strong className="font-semibold text-zinc-900">{asset.name}</strong> will be taken down at once: its player, embeds,
+              links and downloads stop working for everyone, its processing stops, and its files (every rendition, caption and
+              thumbnail) are removed. Copies exported to IPFS or another URL are not touched. This cannot be undone.
             </DangerZone>
           </>
         }

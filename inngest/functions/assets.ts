@@ -1,15 +1,16 @@
 import { exportToIpfs, exportToUrl, type ExportRequest } from "@/lib/assets/export";
 import { downloadSource, SourceRejected } from "@/lib/assets/import";
+import { whileAssetExists } from "@/lib/assets/cancel";
 import { failAsset, inspectSource, makePlayable } from "@/lib/assets/pipeline";
 import { startRenditions } from "@/lib/assets/renditions";
-import { claimUpload } from "@/lib/assets/service";
+import { claimUpload, removePurgedFiles } from "@/lib/assets/service";
 import { storeSeekThumbnails } from "@/lib/assets/transcode";
 import { startProcessing, watchForUpload } from "@/lib/assets/upload";
 import { newId } from "@/lib/ids";
 import { unseal } from "@/lib/secrets";
 import { updateTask } from "@/lib/tasks/service";
 import { inngest } from "../client";
-import { assetExportRequested, assetImportRequested, assetSourceStored, assetUploadAwaited } from "../events";
+import { assetExportRequested, assetImportRequested, assetPurged, assetSourceStored, assetUploadAwaited } from "../events";
 
 type AssetJob = { assetId: string; taskId?: string };
 type Step = Parameters<Parameters<typeof inngest.createFunction>[1]>[0]["step"];
@@ -19,15 +20,15 @@ const gaveUp = (what: string, error: { message?: string }) => `${what} failed: $
 
 /** Inspect, then make playable: the same steps for uploads, imports and recordings. */
 async function processSteps(step: Step, { assetId, taskId }: AssetJob, inspectedAt: number) {
-  const inspection = await step.run("inspect the source", () => inspectSource(assetId, taskId, inspectedAt));
+  const inspection = await step.run("inspect the source", () => whileAssetExists(assetId, () => inspectSource(assetId, taskId, inspectedAt)));
   if (!inspection.ok) {
     await step.run("reject the source", () => failAsset(assetId, taskId, inspection.reason));
     return { ready: false, reason: inspection.reason };
   }
-  await step.run("make it playable", () => makePlayable(assetId, taskId));
+  await step.run("make it playable", () => whileAssetExists(assetId, () => makePlayable(assetId, taskId)));
   // Playable now; the ABR ladder is made by chunk jobs on every worker, the seek previews here meanwhile.
-  const chunks = await step.run("start the renditions", () => startRenditions(assetId));
-  await step.run("make the seek thumbnails", () => storeSeekThumbnails(assetId));
+  const chunks = await step.run("start the renditions", () => whileAssetExists(assetId, () => startRenditions(assetId)));
+  await step.run("make the seek thumbnails", () => whileAssetExists(assetId, () => storeSeekThumbnails(assetId)));
   return { ready: true, chunks };
 }
 
@@ -58,15 +59,17 @@ export const importAsset = inngest.createFunction(
   },
   async ({ event, step }) => {
     const job = event.data;
-    const download = await step.run("download the source", async () => {
-      try {
-        await downloadSource(job.assetId, job.taskId, unseal<string>(job.sealedUrl), 0.5);
-        return { ok: true as const };
-      } catch (err) {
-        if (err instanceof SourceRejected) return { ok: false as const, reason: `Import failed: ${err.message}` };
-        throw err;
-      }
-    });
+    const download = await step.run("download the source", () =>
+      whileAssetExists(job.assetId, async () => {
+        try {
+          await downloadSource(job.assetId, job.taskId, unseal<string>(job.sealedUrl), 0.5);
+          return { ok: true as const };
+        } catch (err) {
+          if (err instanceof SourceRejected) return { ok: false as const, reason: `Import failed: ${err.message}` };
+          throw err;
+        }
+      }),
+    );
     if (!download.ok) {
       await step.run("reject the source", () => failAsset(job.assetId, job.taskId, download.reason));
       return { ready: false, reason: download.reason };
@@ -116,9 +119,22 @@ export const exportAsset = inngest.createFunction(
     const job: ExportRequest = { taskId, assetId, export: unseal(sealedExport) };
     await step.run("start", () => updateTask(job.taskId, { phase: "running", progress: 0 }));
     const result = await step.run(job.export.custom ? "send to the URL" : "export to IPFS", () =>
-      job.export.custom ? exportToUrl(job) : exportToIpfs(job),
+      whileAssetExists(assetId, () => (job.export.custom ? exportToUrl(job) : exportToIpfs(job))),
     );
     if (!result.ok) await step.run("fail the task", () => updateTask(job.taskId, { phase: "failed", errorMessage: result.reason }));
     return result;
+  },
+);
+
+/**
+ * A takedown: the asset's files go at once, and again a little later, for what its jobs were
+ * still writing when they were called off (they stop within seconds).
+ */
+export const purgeAsset = inngest.createFunction(
+  { id: "asset-purge", triggers: [assetPurged], retries: 4 },
+  async ({ event, step }) => {
+    await step.run("remove the files", () => removePurgedFiles(event.data.assetId));
+    await step.sleep("let its jobs stop", "1m");
+    await step.run("remove what its jobs left", () => removePurgedFiles(event.data.assetId));
   },
 );

@@ -1,3 +1,4 @@
+import { whileAssetExists } from "@/lib/assets/cancel";
 import { failAsset } from "@/lib/assets/pipeline";
 import { makeClip } from "@/lib/clips/make";
 import { inngest } from "../client";
@@ -20,7 +21,7 @@ export const makeClipAsset = inngest.createFunction(
   },
   async ({ event, step }) => {
     const { assetId, taskId } = event.data;
-    const outcome = await step.run("cut the clip", () => makeClip(assetId, taskId));
+    const outcome = await step.run("cut the clip", () => whileAssetExists(assetId, () => makeClip(assetId, taskId)));
     if (!outcome.ok) await step.run("fail the clip", () => failAsset(assetId, taskId, `Clipping failed: ${outcome.reason}`));
     return outcome;
   },

@@ -1,5 +1,5 @@
 import type { InngestFunction } from "inngest";
-import { awaitUpload, exportAsset, importAsset, processAsset } from "./assets";
+import { awaitUpload, exportAsset, importAsset, processAsset, purgeAsset } from "./assets";
 import { makeClipAsset } from "./clips";
 import { retireLiveDvr } from "./live";
 import { finalizeRecording } from "./recordings";
@@ -18,6 +18,7 @@ export const functions: InngestFunction.Any[] = [
   importAsset,
   awaitUpload,
   exportAsset,
+  purgeAsset,
   transcodeRenditionChunk,
   makeClipAsset,
   retireLiveDvr,

@@ -1,4 +1,5 @@
 import { failRendition, renditionsClaimedBy, settleTranscode } from "@/lib/assets/renditions";
+import { whileAssetExists } from "@/lib/assets/cancel";
 import { publishRendition, storeStaticMp4, transcodeChunk } from "@/lib/assets/transcode";
 import { inngest } from "../client";
 import { renditionChunkRequested } from "../events";
@@ -27,10 +28,10 @@ export const transcodeRenditionChunk = inngest.createFunction(
   async ({ event, step }) => {
     const job = event.data;
     // The event id names this job in the chunk's claim: a retry takes back what it had.
-    const chunk = await step.run("transcode the chunk", () => transcodeChunk(job, event.id!));
+    const chunk = await step.run("transcode the chunk", () => whileAssetExists(job.assetId, () => transcodeChunk(job, event.id!)));
     for (const rendition of chunk.completed) {
-      const { mp4 } = await step.run(`publish ${rendition}`, () => publishRendition(job.assetId, rendition));
-      if (mp4) await step.run(`make the static MP4 of ${rendition}`, () => storeStaticMp4(job.assetId, rendition));
+      const { mp4 } = await step.run(`publish ${rendition}`, () => whileAssetExists(job.assetId, () => publishRendition(job.assetId, rendition)));
+      if (mp4) await step.run(`make the static MP4 of ${rendition}`, () => whileAssetExists(job.assetId, () => storeStaticMp4(job.assetId, rendition)));
       await step.run(`announce ${rendition}`, () => settleTranscode(job.assetId, rendition));
     }
     return chunk;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SigningKey, SigningKeyCreate, SigningKeyCreated, SigningKeyPatch } from "@/lib/access/schema";
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from "@/lib/api-keys/schema";
-import { Asset, AssetListQuery, AssetPatch, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, TextTrack, TextTrackQuery, UploadReceived, UploadRequested } from "@/lib/assets/schema";
+import { Asset, AssetDeleteQuery, AssetListQuery, AssetPatch, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, TextTrack, TextTrackQuery, UploadReceived, UploadRequested } from "@/lib/assets/schema";
 import { ClipPayload } from "@/lib/clips/schema";
 import { Health } from "@/lib/health/schema";
 import { Ingest } from "@/lib/live/ingest";
@@ -88,7 +88,7 @@ export const operations = {
   listAssets: { method: "GET", path: "/asset", tag: "Assets", summary: "List assets", auth: "user", query: PagedAssets, status: 200, response: Asset, paged: true },
   getAsset: { method: "GET", path: `/asset${Id}`, tag: "Assets", summary: "Retrieve an asset", auth: "user", status: 200, response: Asset, errors: [404] },
   updateAsset: { method: "PATCH", path: `/asset${Id}`, tag: "Assets", summary: "Update an asset", auth: "user", body: AssetPatch, status: 200, response: Asset, errors: [400, 404, 422] },
-  deleteAsset: { method: "DELETE", path: `/asset${Id}`, tag: "Assets", summary: "Delete an asset", auth: "user", status: 204, errors: [404] },
+  deleteAsset: { method: "DELETE", path: `/asset${Id}`, tag: "Assets", summary: "Delete an asset (purge=true: take it down)", auth: "user", query: AssetDeleteQuery, status: 204, errors: [404, 422] },
   requestUpload: { method: "POST", path: "/asset/request-upload", tag: "Assets", summary: "Request an upload URL", auth: "user", body: RequestUpload, status: 200, response: UploadRequested, errors: [403, 422], cors: "key" },
   uploadDirect: { method: "PUT", path: "/asset/upload/direct", tag: "Assets", summary: "Upload a file to its pre-signed URL", auth: "none", status: 200, response: UploadReceived, errors: [400, 403, 404, 409, 413], cors: "upload", raw: "the file's bytes (any content type)" },
   uploadTusCreate: { method: "POST", path: "/asset/upload/tus", tag: "Assets", summary: "tus: create a resumable upload", auth: "none", status: 201, errors: [403, 409, 413], cors: "upload", raw: "tus protocol" },

@@ -112,6 +112,8 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
 
 /** The end of an asset that cannot be made playable: the message says why, on asset and task. */
 export async function failAsset(assetId: string, taskId: string | undefined, reason: string): Promise<void> {
+  // A deleted asset's work was called off (lib/assets/cancel.ts): its task says so already.
+  if ((await assetById(assetId))?.deletedAt) return;
   // A playable asset stays playable: what failed after that (renditions, previews) is reported on its own.
   await updateAsset(assetId, { phase: "failed", progress: null, errorMessage: reason }, ["waiting", "uploading", "processing"]);
   if (taskId) await updateTask(taskId, { phase: "failed", errorMessage: reason });

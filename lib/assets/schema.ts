@@ -49,6 +49,17 @@ export const AssetIpfsStorage = IpfsFile.extend({
 });
 export type AssetIpfsStorage = z.infer<typeof AssetIpfsStorage>;
 
+/** DELETE /asset/{id}: `?purge=true` (a Castline addition) takes the content down too. */
+export const AssetDeleteQuery = z.strictObject({
+  purge: z
+    .enum(["true", "false"])
+    .optional()
+    .transform((v) => v === "true")
+    .describe(
+      "Castline addition. true: a takedown. The asset stops playing on every path at once (playback info, HLS, MP4, thumbnails, the player page, its recording's URLs) and its stored files are removed; also for an asset deleted before. Without it the spec's delete: hidden from the API, its URLs keep working. Either way its unfinished tasks are cancelled and its jobs stop.",
+    ),
+});
+
 export const AssetSource = z.discriminatedUnion("type", [
   z.object({ type: z.literal("directUpload") }),
   z.object({ type: z.literal("url"), url: z.string() }),

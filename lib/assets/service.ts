@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { db } from "@/db/client";
 import { assetRenditions, assets, tasks } from "@/db/schema";
 import { checkPlaybackPolicy } from "@/lib/access/policy";
@@ -9,7 +9,7 @@ import { inRange, nameContains, pageOf, type Page, type PageQuery } from "@/db/p
 import type { Order } from "@/lib/api/list-query";
 import { config } from "@/lib/config";
 import { newId, newPlaybackId } from "@/lib/ids";
-import { assetExportRequested, assetImportRequested, assetUploadAwaited } from "@/inngest/events";
+import { assetExportRequested, assetImportRequested, assetPurged, assetUploadAwaited } from "@/inngest/events";
 import { emit } from "@/lib/jobs/emit";
 import { privateHostReason } from "@/lib/net/guard";
 import { withoutCredentials } from "@/lib/net/http-url";
@@ -121,20 +121,39 @@ export async function getAsset(userId: string, id: string): Promise<Asset> {
   return serializeAsset(row, { renditions: (await renditionsOf(id)).map((r) => serializeRendition(r, row.playbackId)) });
 }
 
-/** Hides the asset from the API; its stored files stay reachable by playback id (the spec says so). */
-export async function deleteAsset(userId: string, id: string): Promise<void> {
+/**
+ * DELETE /asset/{id}: hides the asset from the API, and calls off its work (tasks not ended
+ * are cancelled; jobs under way stop: lib/assets/cancel.ts). Its stored files stay reachable
+ * by playback id, as the spec says; with `purge` (a takedown) no playback path serves it any
+ * more, on any instance, from now on, and its files are removed by a job. A takedown also
+ * works on an asset deleted before without it.
+ */
+export async function deleteAsset(userId: string, id: string, opts: { purge?: boolean } = {}): Promise<void> {
+  const now = Date.now();
+  const mine = and(eq(assets.id, id), eq(assets.userId, userId));
   const [deleted] = await db()
     .update(assets)
-    .set({ deletedAt: Date.now() })
-    .where(and(eq(assets.id, id), visible(userId)))
+    .set({ deletedAt: sql`coalesce(${assets.deletedAt}, ${now})`, ...(opts.purge ? { purgedAt: sql`coalesce(${assets.purgedAt}, ${now})` } : {}) })
+    .where(opts.purge ? mine : and(mine, isNull(assets.deletedAt)))
     .returning();
   if (!deleted) throw notFound("asset");
-  // An upload that never came will not come now: its task ends rather than pending for ever.
-  if (deleted.phase === "waiting" || deleted.phase === "uploading") {
-    const task = await db().query.tasks.findFirst({ where: and(eq(tasks.outputAssetId, id), eq(tasks.phase, "pending")) });
-    if (task) await updateTask(task.id, { phase: "cancelled", errorMessage: "the asset was deleted before its file arrived" });
-  }
-  await notifyWebhooks(userId, "asset.deleted", { payload: { asset: serializeAsset(deleted) } });
+  const unfinished = await db().query.tasks.findMany({
+    where: and(or(eq(tasks.outputAssetId, id), eq(tasks.inputAssetId, id)), inArray(tasks.phase, ["pending", "waiting", "running"])),
+    columns: { id: true },
+  });
+  for (const task of unfinished) await updateTask(task.id, { phase: "cancelled", errorMessage: "the asset was deleted" });
+  if (opts.purge) await emit(assetPurged, { assetId: id });
+  // Once: a takedown of an asset deleted before is not a second deletion.
+  if (deleted.deletedAt === now) await notifyWebhooks(userId, "asset.deleted", { payload: { asset: serializeAsset(deleted) } });
+}
+
+/** The stored files of a purged asset: its own prefix, and a recording's segments (the same content). */
+export async function removePurgedFiles(assetId: string): Promise<void> {
+  const asset = await assetById(assetId);
+  if (!asset?.purgedAt) return;
+  await objects().removePrefix(`assets/${assetId}/`);
+  const source = asset.source as AssetSource;
+  if (source.type === "recording") await objects().removePrefix(`recordings/${source.sessionId}/`);
 }
 
 export interface NewAsset {

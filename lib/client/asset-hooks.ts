@@ -95,7 +95,8 @@ export function useUpdateAsset(id: string) {
   });
 }
 
-export const deleteAsset = (id: string) => api(`/api/asset/${enc(id)}`, "DELETE");
+/** The dashboard's delete is a takedown: the video stops playing everywhere and its files go. */
+export const deleteAsset = (id: string) => api(`/api/asset/${enc(id)}?purge=true`, "DELETE");
 
 export function useDeleteAsset() {
   const qc = useQueryClient();

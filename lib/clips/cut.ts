@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { runFfmpeg } from "@/lib/media/ffmpeg";
+import { ffmpeg } from "@/lib/media/ffmpeg";
 import { ffprobePath, probe, type ProbeStream } from "@/lib/media/probe";
 
 const exec = promisify(execFile);
@@ -190,10 +190,4 @@ async function splitAtKeyframes(window: string, splits: number[], limit: number 
     pattern,
   ]);
   return Array.from({ length: splits.length + 1 }, (_, i) => pattern.replace("%d", String(i)));
-}
-
-async function ffmpeg(args: string[]) {
-  const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args]);
-  const code = await proc.exited;
-  if (code !== 0) throw new Error(`ffmpeg failed (${code}): ${proc.stderrTail()}`);
 }

@@ -1,6 +1,7 @@
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 import readline from "node:readline";
 import { config } from "@/lib/config";
+import { cancellation } from "@/lib/cancellation";
 import { spawnTied } from "@/lib/tied-process";
 
 /**
@@ -56,9 +57,21 @@ export function runFfmpeg(
   return { child, exited, stderrTail: () => tail.join("\n"), stop };
 }
 
-/** One ffmpeg run to completion (quiet, overwriting); throws with its last stderr lines if it fails. */
+/**
+ * One ffmpeg run to completion (quiet, overwriting); throws with its last stderr lines if it
+ * fails, or the reason its work was called off (lib/cancellation.ts), having stopped it.
+ */
 export async function ffmpeg(args: string[]): Promise<void> {
+  const signal = cancellation();
+  signal?.throwIfAborted();
   const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args]);
-  const code = await proc.exited;
-  if (code !== 0) throw new Error(`ffmpeg failed (${code}): ${proc.stderrTail()}`);
+  const stop = () => void proc.stop();
+  signal?.addEventListener("abort", stop, { once: true });
+  try {
+    const code = await proc.exited;
+    signal?.throwIfAborted();
+    if (code !== 0) throw new Error(`ffmpeg failed (${code}): ${proc.stderrTail()}`);
+  } finally {
+    signal?.removeEventListener("abort", stop);
+  }
 }

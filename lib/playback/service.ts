@@ -25,6 +25,11 @@ export async function findPlayable(playbackId: string): Promise<Playable> {
   return { asset };
 }
 
+/** The stream or asset a playback id names, ready or not; none for unknown and taken-down ones. */
+export async function contentForPlayback(playbackId: string): Promise<GatedContent | undefined> {
+  return (await streamForPlayback(playbackId)) ?? (await assetForPlayback(playbackId));
+}
+
 export const gatedContent = (playable: Playable): GatedContent => playable.stream ?? playable.asset;
 
 /**

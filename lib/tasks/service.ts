@@ -78,7 +78,8 @@ export interface TaskChange {
  */
 export async function updateTask(taskId: string, change: TaskChange): Promise<void> {
   const before = await db().query.tasks.findFirst({ where: eq(tasks.id, taskId) });
-  if (!before || before.phase === "completed" || before.phase === "failed") return;
+  // Ended is ended: a job that fails after its asset was deleted does not turn "cancelled" into "failed".
+  if (!before || before.phase === "completed" || before.phase === "failed" || before.phase === "cancelled") return;
   const [row] = await db()
     .update(tasks)
     .set({ ...change, updatedAt: Date.now() })

@@ -1,9 +1,10 @@
 import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
+import { notFound } from "next/navigation";
 import { cache } from "react";
 import { PlaybackRefused, Player } from "@/components/player/player";
 import { embedRefusal } from "@/lib/access/embed";
-import { publicName } from "@/lib/playback/service";
+import { contentForPlayback, publicName } from "@/lib/playback/service";
 
 type Params = { params: Promise<{ playbackId: string }> };
 
@@ -33,6 +34,8 @@ export default async function PlayPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { playbackId } = await params;
+  // Unknown, or taken down: nothing to play here, for anyone.
+  if (!/^[\w-]{1,64}$/.test(playbackId) || !(await contentForPlayback(playbackId))) notFound();
   const [query, refusal, name] = await Promise.all([searchParams, embedRefusal(playbackId, await headers()), nameOf(playbackId)]);
   return (
     <main className="fixed inset-0 bg-black">

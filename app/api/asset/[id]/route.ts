@@ -6,4 +6,4 @@ export const GET = route(operations.getAsset, ({ caller, params }) => getAsset(c
 
 export const PATCH = route(operations.updateAsset, ({ caller, params, body }) => patchAsset(caller.userId, params.id, body));
 
-export const DELETE = route(operations.deleteAsset, ({ caller, params }) => deleteAsset(caller.userId, params.id));
+export const DELETE = route(operations.deleteAsset, ({ caller, params, query }) => deleteAsset(caller.userId, params.id, query));
