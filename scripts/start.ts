@@ -22,8 +22,8 @@ import { superviseChild, type Child } from "./children";
 /**
  * `npm start`: the one place long-running parts start. The database (embedded
  * unless DATABASE_URL), the HTTP server on PORT (503 until the app is ready; it counts
- * and times every request for /metrics, resolves the client's address and applies the
- * playback rate limit), the background-work driver (JOB_WORKERS child
+ * and times every request for /metrics, resolves the client's address, refuses methods
+ * served nowhere and applies the playback rate limit), the background-work driver (JOB_WORKERS child
  * processes) and the media node.
  */
 async function main() {
@@ -45,6 +45,9 @@ async function main() {
     // Only here is the connection's peer known. Next.js keeps an X-Forwarded-For it is given,
     // so what a client sent there is replaced, always, by what this server knows or trusts.
     req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.socket.remoteAddress, req.headers[CLIENT_ADDRESS_HEADER], cfg.TRUST_PROXY);
+    closeOnUnreadBody(req, res);
+    // Other methods (TRACE, which Next.js answers with a 500, WebDAV's, ...) are served nowhere here.
+    if (!SERVED_METHODS.has(req.method ?? "")) return void answer(res, 501, `this HTTP method is not supported: Castline serves ${[...SERVED_METHODS].join(", ")}`);
     // Next.js answers a path it cannot percent-decode with a bare 500; say what is wrong instead.
     if (!decodablePath(req.url ?? "/")) return void answer(res, 400, "the URL path is not valid percent-encoded UTF-8");
     if (!playbackLimit.admit(req, res)) return;
@@ -119,6 +122,17 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
+
+/**
+ * An answer given before the request's body was all received (a 413, a refused upload) ends the
+ * connection once it is sent: the rest of the body is neither read nor waited for.
+ */
+function closeOnUnreadBody(req: http.IncomingMessage, res: http.ServerResponse) {
+  const socket = req.socket;
+  res.once("finish", () => req.complete || socket.destroySoon());
+}
+
+const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 function decodablePath(url: string): boolean {
   try {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import http from "node:http";
 import { describe, test } from "node:test";
 import { BASE, newAccount } from "./support/client";
 import { makeMedia, putFile, settled, tmpDir } from "./support/vod";
@@ -91,6 +92,59 @@ describe("bad input", () => {
       assert.equal(res.status, 400, path);
       assert.match((await res.json()).errors[0], /percent-encoded/, path);
     }
+  });
+
+  test("range filters with fractions of a millisecond or numbers past what a column holds are a 422 naming the filter", async () => {
+    const api = await newAccount();
+    const filters = (id: string, value: unknown) => `filters=${encodeURIComponent(JSON.stringify([{ id, value }]))}`;
+    const odd = [{ gt: 1.5 }, { gt: 1e19 }, { lt: 1e308 }, { gt: -1 }];
+    for (const [list, ids] of [["stream", ["createdAt", "lastSeen"]], ["asset", ["createdAt", "videoSpec.duration"]]] as const) {
+      for (const id of ids) {
+        for (const value of odd) {
+          if (id === "videoSpec.duration" && value.gt === 1.5) continue; // seconds: fractions are fine
+          const res = await api.get(`${list}?${filters(id, value)}`);
+          assert.equal(res.status, 422, `${list} ${id} ${JSON.stringify(value)}: ${res.status} ${JSON.stringify(res.body)}`);
+          assert.match(res.body.errors[0], /^filters\.0\.value\.(gt|lt): /, JSON.stringify(res.body));
+        }
+      }
+    }
+    assert.match((await api.get(`stream?${filters("createdAt", { gt: 1.5 })}`)).body.errors[0], /whole number of milliseconds/);
+    for (const [list, id, value] of [["stream", "createdAt", { gt: 0, lt: Date.now() + 1000 }], ["asset", "videoSpec.duration", { gt: 1.5, lt: 1e6 }]] as const) {
+      assert.equal((await api.get(`${list}?${filters(id, value)}`)).status, 200, `${list} ${id}`);
+    }
+  });
+
+  test("TRACE (and any method served nowhere) is a 501 that echoes nothing of the request, on every path", async () => {
+    const secret = "a-header-value-that-must-not-come-back";
+    for (const pathname of ["/api/stream", "/api/nowhere", "/streams", "/", "/hls/x/index.m3u8", "/api/auth/session"]) {
+      for (const method of ["TRACE", "PROPFIND"]) {
+        const res = await new Promise<{ status: number; type: string; text: string }>((resolve, reject) => {
+          const req = http.request(new URL(pathname, BASE), { method, headers: { "x-probe": secret, cookie: `probe=${secret}` } }, (res) => {
+            let text = "";
+            res.setEncoding("utf8").on("data", (d) => (text += d));
+            res.on("end", () => resolve({ status: res.statusCode!, type: String(res.headers["content-type"]), text }));
+          });
+          req.on("error", reject);
+          req.end();
+        });
+        assert.equal(res.status, 501, `${method} ${pathname}: ${res.status} ${res.text.slice(0, 200)}`);
+        assert.match(res.type, /^application\/json/);
+        assert.match(JSON.parse(res.text).errors[0], /not supported/);
+        assert.ok(!res.text.includes(secret) && !res.text.includes("x-probe"), "nothing of the request comes back");
+      }
+    }
+  });
+
+  test("an /api path that names no operation is the JSON not-found of the API, whatever the method", async () => {
+    const api = await newAccount();
+    for (const [method, pathname] of [["GET", "/api/nowhere"], ["GET", "/api"], ["POST", "/api/stream/x/y/z"], ["DELETE", "/api/no/such/thing"], ["PATCH", "/api/streams"]]) {
+      const res = await api.send(method, pathname, { raw: method === "GET" ? undefined : "{}" });
+      assert.equal(res.status, 404, `${method} ${pathname}`);
+      assert.match(res.headers.get("content-type") ?? "", /^application\/json/, `${method} ${pathname}`);
+      assert.deepEqual(res.body, { errors: ["not found"] }, `${method} ${pathname}`);
+    }
+    assert.equal((await api.get("stream")).status, 200, "operations still answer");
+    assert.equal((await fetch(new URL("/no-such-page", BASE))).headers.get("content-type")?.startsWith("text/html"), true, "pages keep the HTML not-found");
   });
 
   test("free-form JSON nested too deep, or too big, is a 422 and starts nothing", async () => {

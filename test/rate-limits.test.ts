@@ -75,13 +75,17 @@ function assertRefused(res: Res, what: RegExp) {
 }
 
 /** One sign-in try through Auth.js's credentials endpoint, as the dashboard's client sends it. */
-async function trySignIn(email: string, password: string, address: string, base = app.url) {
+const trySignIn = (email: string, password: string, address: string, base = app.url) => postSignIn([["email", email], ["password", password]], address, base);
+
+/** A sign-in with these fields (in this order, repeated if so given), with a valid CSRF token; as JSON when asked. */
+async function postSignIn(fields: [string, string][], address: string, base = app.url, as: "form" | "json" = "form") {
   const csrf = await call("GET", `${base}/api/auth/csrf`);
   const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const all: [string, string][] = [...fields, ["csrfToken", csrf.body.csrfToken]];
   const res = await call("POST", `${base}/api/auth/callback/credentials`, {
     cookie,
-    raw: new URLSearchParams({ email, password, csrfToken: csrf.body.csrfToken }).toString(),
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1", ...from(address) },
+    raw: as === "form" ? new URLSearchParams(all).toString() : JSON.stringify(Object.fromEntries(all)),
+    headers: { "content-type": as === "form" ? "application/x-www-form-urlencoded" : "application/json", "x-auth-return-redirect": "1", ...from(address) },
   });
   const signedIn = res.headers.getSetCookie().some((c) => /authjs\.session-token=[^;]/.test(c));
   return Object.assign(res, { signedIn });
@@ -197,6 +201,29 @@ describe("sign-in throttling", () => {
     }
     assert.deepEqual(answers[0], answers[1], "a wrong password and an unknown email answer alike");
     assertRefused(await trySignIn(`other-${randomUUID()}@example.com`, "whatever it is", address), /failed sign-ins from this address/);
+  });
+
+  test("a form that repeats a field (a decoy email before the victim's) is refused before any password is checked, and counts nothing", async () => {
+    await roomInWindow();
+    const target = { email: `target-${randomUUID()}@example.com`, password: "correct horse battery" };
+    assert.equal((await call("POST", "user", { base: app.url, headers: from(newAddress()), body: target })).status, 201);
+    const decoy = () => `decoy-${randomUUID()}@example.com`;
+    for (let i = 0; i < 5; i++) {
+      const res = await postSignIn([["email", decoy()], ["email", target.email], ["password", `guess ${i}`]], newAddress());
+      assert.equal(res.status, 400, `try ${i + 1}: ${res.status} ${JSON.stringify(res.body)}`);
+      assert.match(res.body.errors[0], /the sign-in form has the field "email" more than once/);
+      assert.equal(res.signedIn, false);
+    }
+    const repeatedPassword = await postSignIn([["email", target.email], ["password", "a guess"], ["password", target.password]], newAddress());
+    assert.equal(repeatedPassword.status, 400);
+    assert.equal(repeatedPassword.signedIn, false, "even with the right password last");
+    // Auth.js also reads JSON, where a repeated key keeps its last value too: a sign-in is a form.
+    const json = await postSignIn([["email", target.email], ["password", target.password]], newAddress(), app.url, "json");
+    assert.equal(json.status, 415, JSON.stringify(json.body));
+    assert.equal(json.signedIn, false);
+    // None of those was checked or counted: the email's failures count from zero.
+    for (let i = 0; i < 2; i++) assert.equal((await trySignIn(target.email, `wrong ${i}`, newAddress())).signedIn, false);
+    assert.ok((await trySignIn(target.email, target.password, newAddress())).signedIn);
   });
 
   test("successful sign-ins are not failures: they never run into the limit", async () => {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, gt, lt } from "drizzle-orm";
 import { db } from "@/db/client";
 import { playbackAdmissions } from "@/db/schema";
+import { discardBody } from "@/lib/bounded-body";
 import { config } from "@/lib/config";
 import { guardedRequest } from "@/lib/net/guard";
 import { findWebhookRow } from "@/lib/webhooks/service";
@@ -66,7 +67,7 @@ async function ask(hook: { url: string; sharedSecret: string; id: string }, poli
   };
   try {
     const res = await guardedRequest(hook.url, { method: "POST", headers, body, timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
-    res.resume();
+    discardBody(res); // the status is the answer
     const status = res.statusCode ?? 0;
     if (status >= 200 && status < 300) return { admitted: true, ttlS: policy.refreshInterval ?? DEFAULT_REFRESH_INTERVAL_S };
     return { admitted: false, reason: `the access webhook refused this access key (${status})` };

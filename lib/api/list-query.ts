@@ -46,7 +46,12 @@ export function FiltersParam<T extends z.ZodType>(filter: T) {
 export const NameSearch = z.string().trim().min(1).max(200);
 export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 
-/** A numeric range, Livepeer's `{gt, lt}` filter value (bounds exclusive). */
-export const Range = z.strictObject({ gt: z.number().optional(), lt: z.number().optional() });
-export type Range = z.infer<typeof Range>;
+/** A numeric range, Livepeer's `{gt, lt}` filter value (bounds exclusive), of numbers its column can compare with. */
+const RangeOf = (bound: z.ZodNumber) => z.strictObject({ gt: bound.optional(), lt: bound.optional() });
+export type Range = { gt?: number; lt?: number };
+
+/** Of times (ms since the epoch, whole: bigint columns), within what a JavaScript number holds exactly. */
+export const TimeRange = RangeOf(z.number().int("must be a whole number of milliseconds").min(0).max(Number.MAX_SAFE_INTEGER));
+/** Of durations in seconds (fractions allowed: double precision). */
+export const SecondsRange = RangeOf(z.number().min(0).max(Number.MAX_SAFE_INTEGER));
 

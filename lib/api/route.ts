@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { auth } from "@/lib/auth";
 import { keyHolder, type KeyHolder } from "@/lib/api-keys/service";
 import { isOwnOrigin } from "@/lib/auth/origin";
+import { requestBody } from "@/lib/bounded-body";
 import { config } from "@/lib/config";
 import { withCorsHeaders } from "./cors";
 import { Refusal } from "@/lib/errors";
@@ -168,10 +169,7 @@ function searchParams(req: Request): Record<string, string> {
 }
 
 async function readJson(req: Request, emptyBody?: true): Promise<unknown> {
-  const length = Number(req.headers.get("content-length") ?? 0);
-  if (length > MAX_JSON_BODY) throw new ApiError(413, [`request body is larger than ${MAX_JSON_BODY} bytes`]);
-  const text = await req.text();
-  if (text.length > MAX_JSON_BODY) throw new ApiError(413, [`request body is larger than ${MAX_JSON_BODY} bytes`]);
+  const text = new TextDecoder().decode(await requestBody(req, MAX_JSON_BODY));
   const type = req.headers.get("content-type") ?? "";
   if (text.trim() === "") {
     if (emptyBody) return {};

@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { discardBody } from "@/lib/bounded-body";
 import { addToIpfs, gatewayUrl, ipfsUrl, nftMetadata, pinToService } from "@/lib/ipfs";
 import { guardedRequest, PrivateAddressError } from "@/lib/net/guard";
 import { publicOrigin } from "@/lib/origin";
@@ -37,7 +38,7 @@ export async function exportToUrl(job: ExportRequest): Promise<ExportResult> {
   let status: number;
   try {
     const res = await guardedRequest(custom.url, { method: custom.method, headers, body: stream, timeoutMs: IDLE_TIMEOUT_MS });
-    res.resume();
+    discardBody(res);
     status = res.statusCode ?? 0;
   } catch (err) {
     stream.destroy();

@@ -7,17 +7,10 @@ export interface Digest {
   sha256: string;
 }
 
-export class TooLargeError extends Error {
-  constructor(readonly limit: number) {
-    super(`the file is larger than the limit of ${limit} bytes`);
-    this.name = "TooLargeError";
-  }
-}
-
 /**
  * Passes bytes through while hashing them (md5 and sha256, the algorithms the
  * API reports) and counting them, so a file is hashed as it is received rather
- * than read again. Fails the stream once more than `limit` bytes have passed.
+ * than read again.
  */
 export class Hasher extends Transform {
   private readonly md5 = createHash("md5");
@@ -25,13 +18,8 @@ export class Hasher extends Transform {
   /** Not `size`: the AWS SDK takes a body's `size` for its length (0 here, when the upload starts). */
   private received = 0;
 
-  constructor(private readonly limit = Infinity) {
-    super();
-  }
-
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
     this.received += chunk.length;
-    if (this.received > this.limit) return done(new TooLargeError(this.limit));
     this.md5.update(chunk);
     this.sha256.update(chunk);
     done(null, chunk);

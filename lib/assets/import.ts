@@ -1,7 +1,7 @@
+import { BodyTooLarge } from "@/lib/bounded-body";
 import { config } from "@/lib/config";
 import { FetchFailed, openUserUrl } from "@/lib/net/download";
 import { updateTask } from "@/lib/tasks/service";
-import { TooLargeError } from "./hashing";
 import { sourceArrived, storeSource } from "./pipeline";
 import { metered } from "./progress";
 import { updateAsset } from "./service";
@@ -35,7 +35,7 @@ export async function downloadSource(assetId: string, taskId: string, url: strin
   try {
     digest = await storeSource(assetId, body);
   } catch (err) {
-    if (err instanceof TooLargeError) throw new SourceRejected(`the file at the URL is over the limit of ${limit} bytes`);
+    if (err instanceof BodyTooLarge) throw new SourceRejected(`the file at the URL is over the limit of ${limit} bytes`);
     throw err;
   }
   if (total && digest.size < total) throw new Error(`the download ended after ${digest.size} of ${total} bytes`);

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { capped } from "@/lib/bounded-body";
 import { config } from "@/lib/config";
 import { ffmpeg } from "@/lib/media/ffmpeg";
 import { inScratch } from "@/lib/scratch";
@@ -21,10 +22,11 @@ import { assetById, updateAsset } from "./service";
  * is playable (lib/assets/renditions.ts, lib/assets/transcode.ts).
  */
 
-/** Streams a source file into the store under the asset, hashing and counting it as it passes. */
+/** Streams a source file into the store under the asset, hashing it as it passes; past MAX_UPLOAD_BYTES it fails with BodyTooLarge. */
 export async function storeSource(assetId: string, body: Readable): Promise<Digest> {
-  const hasher = new Hasher(config().MAX_UPLOAD_BYTES);
-  await Promise.all([pipeline(body, hasher), objects().write(sourceKey(assetId), hasher)]);
+  const hasher = new Hasher();
+  const limited = (source: AsyncIterable<Uint8Array>) => capped(source, config().MAX_UPLOAD_BYTES, "the file");
+  await Promise.all([pipeline(body, limited, hasher), objects().write(sourceKey(assetId), hasher)]);
   const digest = hasher.digest();
   await updateAsset(assetId, { size: digest.size, hash: hashList(digest), files: { source: sourceKey(assetId) } });
   return digest;

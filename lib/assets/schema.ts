@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PlaybackPolicy, PlaybackPolicyInput } from "@/lib/access/schema";
-import { FiltersParam, NameSearch, OrderParam, Range } from "@/lib/api/list-query";
+import { FiltersParam, NameSearch, OrderParam, SecondsRange, TimeRange } from "@/lib/api/list-query";
 import { JsonObject } from "@/lib/json";
 import { HttpUrl } from "@/lib/net/http-url";
 import { Task } from "@/lib/tasks/schema";
@@ -86,8 +86,8 @@ const AssetFilter = z.discriminatedUnion("id", [
   z.strictObject({ id: z.literal("name"), value: NameSearch }),
   z.strictObject({ id: z.literal("status.phase"), value: z.enum(ASSET_PHASES) }),
   z.strictObject({ id: z.literal("source.type"), value: z.enum(ASSET_SOURCE_TYPES) }),
-  z.strictObject({ id: z.literal("videoSpec.duration"), value: Range }),
-  z.strictObject({ id: z.literal("createdAt"), value: Range }),
+  z.strictObject({ id: z.literal("videoSpec.duration"), value: SecondsRange }),
+  z.strictObject({ id: z.literal("createdAt"), value: TimeRange }),
 ]);
 export type AssetFilter = z.infer<typeof AssetFilter>;
 

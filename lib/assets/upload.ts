@@ -4,13 +4,13 @@ import { and, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { tasks } from "@/db/schema";
 import { config } from "@/lib/config";
-import { conflict, forbidden, invalid, notFound, timedOut, tooLarge, type Refusal } from "@/lib/errors";
+import { BodyTooLarge } from "@/lib/bounded-body";
+import { conflict, forbidden, invalid, notFound, timedOut, type Refusal } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { assetSourceStored } from "@/inngest/events";
 import { emit } from "@/lib/jobs/emit";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";
-import { TooLargeError } from "./hashing";
 import { sourceKey } from "./keys";
 import { storeSource } from "./pipeline";
 import type { Asset } from "./schema";
@@ -132,8 +132,7 @@ export async function receiveUpload(assetId: string, claim: string, body: Readab
     await storeSource(assetId, Readable.from(lease.watch(body), { objectMode: false }));
   } catch (err) {
     await releaseUpload(assetId, claim);
-    if (err instanceof TooLargeError) throw tooLarge(`the file is larger than the limit of ${config().MAX_UPLOAD_BYTES} bytes`);
-    // The store may fail first ("premature close"): the lease knows why.
+    // Over the limit: BodyTooLarge, a 413. The store may fail first ("premature close"): the lease knows why.
     throw lease.failure ?? err;
   }
   await startProcessing(assetId, claim);
@@ -147,7 +146,7 @@ export async function receiveSignedUpload(token: string | null, declaredBytes: n
   const check = verifyUploadToken(token);
   if (!check.ok) throw forbidden(check.reason);
   const limit = config().MAX_UPLOAD_BYTES;
-  if (declaredBytes > limit) throw tooLarge(`the file is larger than the limit of ${limit} bytes`);
+  if (declaredBytes > limit) throw new BodyTooLarge("the file", limit);
   if (!body) throw invalid("the request has no body: PUT the file as the body");
   const claim = await claimForUpload(check.assetId);
   await receiveUpload(check.assetId, claim, body);

@@ -2,21 +2,22 @@ import { clientAddressOf } from "@/lib/api/rate-limit";
 import { addressSubject } from "@/lib/rate-limits/address";
 import { limits, refusalMessage } from "@/lib/rate-limits/limits";
 import { countHits, quotaHeaders, refundHits, tightest, type Hit } from "@/lib/rate-limits/store";
+import { accountEmail } from "@/lib/users/schema";
 
 /** Set-Cookie of a session Auth.js just issued (also its __Secure- form): the sign-in succeeded. */
 const SESSION_ISSUED = /authjs\.session-token=[^;]/;
 
 /**
  * Auth.js's credentials sign-in (POST /api/auth/callback/credentials), throttled against
- * password guessing: failed sign-ins are counted per address and per email
- * (RATE_LIMIT_AUTH_PER_MIN), and past the limit a try is refused before any password is
+ * password guessing: failed sign-ins are counted per address and per email (the account the
+ * form names, as the sign-in looks it up: lib/auth/posts.ts hands Auth.js the very form read
+ * here), and past the limit (RATE_LIMIT_AUTH_PER_MIN) a try is refused before any password is
  * checked, until the window ends. Every try is counted when it starts (so parallel guesses
  * cannot slip past the count) and given back when it signs in. An unknown email and a wrong
  * password count and answer alike.
  */
-export async function throttledSignIn(req: Request, signIn: () => Promise<Response>): Promise<Response> {
-  const form = await req.clone().formData().catch(() => undefined);
-  const email = String(form?.get("email") ?? "").trim().toLowerCase();
+export async function throttledSignIn(req: Request, form: URLSearchParams, signIn: () => Promise<Response>): Promise<Response> {
+  const email = accountEmail(form.get("email") ?? "");
   const { signInAddress, signInEmail } = limits();
   const hits: Hit[] = [];
   if (signInAddress.perMinute) hits.push({ limit: signInAddress, subject: addressSubject(clientAddressOf(req)) });

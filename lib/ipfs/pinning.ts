@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
+import { bodyPrefix } from "@/lib/bounded-body";
 import { config } from "@/lib/config";
 import type { Metadata } from "./metadata";
 
@@ -145,19 +146,12 @@ function post(url: string, headers: Record<string, string>, body: Readable): Pro
       reject(err);
     });
     req.once("response", (res) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      res.on("data", (chunk: Buffer) => {
-        if (kept < MAX_ANSWER_BYTES) chunks.push(chunk);
-        kept += chunk.length;
-      });
-      res.on("error", reject);
-      res.once("end", () => {
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8").slice(0, MAX_ANSWER_BYTES) });
+      bodyPrefix(res, MAX_ANSWER_BYTES).then((answer) => {
+        resolve({ status: res.statusCode ?? 0, text: answer.toString("utf8") });
         // A service that answers early (a 401 before the upload ends) needs no more of the file.
         body.destroy();
         req.destroy();
-      });
+      }, reject);
     });
     // Not pipeline(): it would abort the request and report "socket hang up" instead of the body's own error.
     body.on("error", (err) => req.destroy(err));

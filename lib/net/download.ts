@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { BodyTooLarge, discardBody, readCapped } from "@/lib/bounded-body";
 import { guardedRequest, PrivateAddressError } from "./guard";
 
 const MAX_REDIRECTS = 5;
@@ -32,7 +33,7 @@ export async function openUserUrl(start: string, opts: { timeoutMs: number; sign
     }
     const status = res.statusCode ?? 0;
     if (status >= 200 && status < 300) return res;
-    res.resume(); // drain: the body is not wanted, the connection may be reused
+    discardBody(res);
     const location = res.headers.location;
     if (status >= 300 && status < 400 && location) {
       const next = new URL(location, url);
@@ -50,31 +51,18 @@ export async function openUserUrl(start: string, opts: { timeoutMs: number; sign
 export async function fetchSmallFile(url: string, { limit, timeoutMs }: { limit: number; timeoutMs: number }): Promise<Buffer> {
   const signal = AbortSignal.timeout(timeoutMs);
   const res = await openUserUrl(url, { timeoutMs, signal, userAgent: "Castline" });
-  const tooLarge = () => new FetchFailed(`the file at the URL is over ${limit} bytes`);
-  if (Number(res.headers["content-length"] ?? 0) > limit) {
-    res.destroy();
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
   try {
-    for await (const chunk of res as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) {
-        res.destroy();
-        throw tooLarge();
-      }
-      chunks.push(chunk);
-    }
+    return await readCapped(res, limit, "the file at the URL", res.headers["content-length"]);
   } catch (err) {
+    res.destroy(); // refused from its Content-Length, it was not read at all
     throw explain(err, url, { timeoutMs, signal });
   }
-  return Buffer.concat(chunks);
 }
 
 /** Errors that retrying cannot fix, and timeouts, become FetchFailed with a plain message. */
 function explain(err: unknown, url: string, { timeoutMs, signal }: { timeoutMs: number; signal?: AbortSignal }): Error {
   if (err instanceof FetchFailed) return err;
+  if (err instanceof BodyTooLarge) return new FetchFailed(err.message);
   const { hostname, host } = new URL(url);
   // Without the port: a refused address must read the same whichever port was asked.
   if (err instanceof PrivateAddressError) return new FetchFailed(`${hostname} is a private address, which cannot be fetched from`);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PlaybackPolicy, PlaybackPolicyInput } from "@/lib/access/schema";
-import { FiltersParam, NameSearch, OrderParam, Range } from "@/lib/api/list-query";
+import { FiltersParam, NameSearch, OrderParam, TimeRange } from "@/lib/api/list-query";
 
 const positiveInt = z.number().int().positive();
 
@@ -70,8 +70,8 @@ const StreamFilter = z.discriminatedUnion("id", [
   z.strictObject({ id: z.literal("isActive"), value: boolish }),
   z.strictObject({ id: z.literal("record"), value: boolish }),
   z.strictObject({ id: z.literal("name"), value: NameSearch }),
-  z.strictObject({ id: z.literal("createdAt"), value: Range }),
-  z.strictObject({ id: z.literal("lastSeen"), value: Range }),
+  z.strictObject({ id: z.literal("createdAt"), value: TimeRange }),
+  z.strictObject({ id: z.literal("lastSeen"), value: TimeRange }),
 ]);
 export type StreamFilter = z.infer<typeof StreamFilter>;
 

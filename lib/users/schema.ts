@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { isCommonPassword } from "./common-passwords";
 
-export const Email = z
-  .email({ message: "must be a valid email address" })
-  .max(254)
-  .transform((e) => e.toLowerCase());
+/** The form of an email that names an account: what sign-up stores, sign-in looks up and its throttle counts under. */
+export const accountEmail = (email: string) => email.toLowerCase();
+
+export const Email = z.email({ message: "must be a valid email address" }).max(254).transform(accountEmail);
 export const Password = z
   .string()
   .min(8, "must be at least 8 characters")

@@ -8,7 +8,7 @@ import { limits, refusalMessage } from "@/lib/rate-limits/limits";
 import { countHits } from "@/lib/rate-limits/store";
 import { newId } from "@/lib/ids";
 import { hashPassword, verifyPassword } from "./password";
-import type { SignUp, User } from "./schema";
+import { accountEmail, type SignUp, type User } from "./schema";
 
 type UserRow = typeof users.$inferSelect;
 
@@ -28,7 +28,7 @@ export async function getUser(id: string) {
 }
 
 export async function findUserByEmail(email: string): Promise<UserRow | undefined> {
-  return db().query.users.findFirst({ where: eq(users.email, email.toLowerCase()) });
+  return db().query.users.findFirst({ where: eq(users.email, accountEmail(email)) });
 }
 
 /** The new account, or undefined when the email has one already. The password is hashed either way. */

@@ -2,6 +2,7 @@ import type { WebhookEventData } from "@/inngest/events";
 import { and, eq, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { webhookDeliveries, webhooks } from "@/db/schema";
+import { bodyPrefix } from "@/lib/bounded-body";
 import { newId } from "@/lib/ids";
 import { guardedRequest, PrivateAddressError } from "@/lib/net/guard";
 import type { WebhookEvent } from "./events";
@@ -21,16 +22,6 @@ const TIMEOUT_MS = 10_000;
 const RESPONSE_PREFIX = 1024;
 /** Waits between attempts: the first retry within seconds, the whole series past 15 minutes. */
 export const RETRY_SCHEDULE = ["1s", "5s", "30s", "2m", "5m", "10m"] as const;
-
-async function readPrefix(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    if (size < RESPONSE_PREFIX) chunks.push(chunk as Buffer);
-    size += (chunk as Buffer).length; // the rest is drained, not kept
-  }
-  return Buffer.concat(chunks).subarray(0, RESPONSE_PREFIX).toString("utf8");
-}
 
 const isRetriableStatus = (status: number) => status >= 500 || status === 408 || status === 429;
 
@@ -63,7 +54,8 @@ export async function attemptDelivery(webhookId: string, data: WebhookEventData)
   try {
     const signal = AbortSignal.timeout(TIMEOUT_MS);
     const res = await guardedRequest(hook.url, { method: "POST", headers, body, timeoutMs: TIMEOUT_MS, signal });
-    responseBody = await readPrefix(res);
+    // What the receiver says is logged (its start); the rest is not read.
+    responseBody = (await bodyPrefix(res, RESPONSE_PREFIX)).toString("utf8");
     const status = res.statusCode ?? 0;
     if (status >= 200 && status < 300) result = { ok: true, retriable: false, status };
     else if (status >= 300 && status < 400) result = { ok: false, retriable: false, status, error: "redirects are not followed" };

@@ -9,6 +9,7 @@ import { operations, type Operation } from "@/lib/api/operations";
 const NOT_OPERATIONS: Record<string, string> = {
   "/auth/[...nextauth]": "Auth.js's sign-in endpoints, for the dashboard",
   "/inngest": "the Inngest protocol, driven by an Inngest server",
+  "/[[...path]]": "every path that names no operation: the API's JSON 404",
 };
 
 function* routeFiles(dir: string): Generator<string> {

@@ -4,6 +4,7 @@ import { route } from "@/lib/api/route";
 import { MAX_CAPTION_BYTES } from "@/lib/assets/captions";
 import { TextTrackFromUrl } from "@/lib/assets/schema";
 import { addTextTrack, listTextTracks } from "@/lib/assets/text-tracks";
+import { requestBody } from "@/lib/bounded-body";
 
 export const GET = route(operations.listTextTracks, ({ caller, params }) => listTextTracks(caller.userId, params.id));
 
@@ -35,17 +36,6 @@ async function jsonBody(req: Request): Promise<unknown> {
 }
 
 /** The body, refused as soon as it is over the limit (a caption file is small). */
-async function fileBody(req: Request): Promise<Uint8Array> {
-  const tooLarge = () => new ApiError(413, [`the caption file is over ${MAX_CAPTION_BYTES} bytes`]);
-  if (Number(req.headers.get("content-length") ?? 0) > MAX_CAPTION_BYTES) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (req.body) {
-    for await (const chunk of req.body) {
-      size += chunk.length;
-      if (size > MAX_CAPTION_BYTES) throw tooLarge();
-      chunks.push(chunk);
-    }
-  }
-  return Buffer.concat(chunks);
+function fileBody(req: Request): Promise<Buffer> {
+  return requestBody(req, MAX_CAPTION_BYTES, "the caption file");
 }
