@@ -221,7 +221,7 @@ function ladderSpeed() {
   const source = path.join(dir, "src.mp4");
   timed(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine", "-t", String(seconds), "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "60", "-b:v", "3000k", "-c:a", "aac", "-y", source]);
   const profiles = [{ name: "720p", width: 1280, height: 720, bitrate: 3_000_000, fps: 30 }, ...LADDER];
-  const ours = ladderArgs({ input: source, outDir: path.join(dir, "ours"), profiles, segmentS: 2, sourceIsH264: true, audio: "aac", sourceFps: 30, sourceKbps: 3000 })
+  const ours = ladderArgs({ input: source, outDir: path.join(dir, "ours"), profiles, segmentS: 2, sourceIsH264: true, audio: "aac", sourceKbps: 3000 })
     .filter((a, i, all) => !(a === "-rw_timeout" || all[i - 1] === "-rw_timeout"));
   for (let i = 0; i <= profiles.length; i++) fs.mkdirSync(path.join(dir, "ours", `v${i}`), { recursive: true });
   fs.mkdirSync(path.join(dir, "bare"));

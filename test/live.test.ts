@@ -7,6 +7,7 @@ import { newAccount } from "./support/client";
 import { decodes, ffprobe, publish, rtmpReceiver, rtmpUrl, streamActive as active, streamIdle as idle, until } from "./support/media";
 import { startReceiver, type Received } from "./support/receiver";
 import { freePort } from "@/lib/net/free-port";
+import { frameRate } from "@/lib/media/probe";
 
 const LADDER = [
   { name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 },
@@ -188,5 +189,63 @@ describe("live streaming", { concurrency: false }, () => {
     const probe = await ffprobe(out);
     assert.ok(probe.streams.some((s) => s.codec_name === "h264"));
     await rx.close();
+  });
+  test("renditions and multistream pushes are never larger nor faster than the source, whatever the profiles ask", async () => {
+    const api = await newAccount();
+    const port = await freePort();
+    const out = path.join(tmp, "capped-push.flv");
+    const remote = rtmpReceiver(port, out);
+    const target = (await api.post("multistream/target", { url: `rtmp://127.0.0.1:${port}/live/target`, name: "capped" })).body;
+    const profiles = [
+      { name: "1080p", width: 1920, height: 1080, bitrate: 6_000_000, fps: 30 },
+      { name: "720p", width: 1280, height: 720, bitrate: 3_000_000, fps: 60 },
+    ];
+    const stream = (await api.post("stream", { name: "tiny", profiles, multistream: { targets: [{ id: target.id, profile: "1080p" }] } })).body;
+    const broadcaster = publish(rtmpUrl(stream.streamKey), { size: "160x90", fps: 15 });
+    try {
+      await active(api, stream.id);
+      const playback = (await api.get(`playback/${stream.playbackId}`)).body;
+      const master = await (await fetch(playback.meta.source[0].url)).text();
+      const variants = [...master.matchAll(/#EXT-X-STREAM-INF:(.*)\n(.*)/g)].map(([, attrs, uri]) => ({ attrs, uri }));
+      assert.equal(variants.length, 3, "the source and both profiles");
+      const base = playback.meta.source[0].url.replace(/index\.m3u8$/, "");
+      for (const [i, v] of variants.entries()) {
+        assert.equal(/RESOLUTION=(\d+x\d+)/.exec(v.attrs)?.[1], "160x90", v.uri);
+        assert.ok(Number(/FRAME-RATE=([\d.]+)/.exec(v.attrs)?.[1]) <= 15, v.attrs);
+        const media = await (await fetch(base + v.uri)).text();
+        const segment = media.split("\n").filter((l) => l && !l.startsWith("#")).at(-1)!;
+        const { file } = await download(base + v.uri.replace("index.m3u8", segment), `capped-${i}.ts`);
+        const video = (await ffprobe(file)).streams.find((s) => s.codec_type === "video")!;
+        assert.equal(`${video.width}x${video.height}`, "160x90", `${v.uri}: ${segment}`);
+        assert.ok((frameRate(video.r_frame_rate) ?? Infinity) <= 15, `${v.uri}: ${video.r_frame_rate} fps`);
+      }
+      await until("media at the target", async () => fs.existsSync(out) && fs.statSync(out).size > 20_000, 30_000);
+    } finally {
+      await broadcaster.stop();
+      await remote.stop();
+    }
+    const pushed = (await ffprobe(out)).streams.find((s) => s.codec_type === "video")!;
+    assert.equal(`${pushed.width}x${pushed.height}`, "160x90", "the pushed 1080p profile is the source's size");
+    assert.ok((frameRate(pushed.r_frame_rate) ?? Infinity) <= 15, `pushed at ${pushed.r_frame_rate} fps`);
+  });
+
+  test("profiles a node should not be asked for are a 422 that names the limit, and change nothing", async () => {
+    const api = await newAccount();
+    const huge = { name: "8k", width: 7680, height: 4320, bitrate: 50_000_000, fps: 240 };
+    const cases: [string, unknown[], RegExp][] = [
+      ["eight 8K profiles", Array.from({ length: 8 }, (_, i) => ({ ...huge, name: `p${i}` })), /^profiles: at most 6 renditions$/],
+      ["an 8K profile at 240 fps", [huge], /^profiles\.0\.width: at most 3840 \(4K\)$/],
+      ["a 3840x3840 square", [{ ...huge, width: 3840, height: 3840, fps: 30 }], /^profiles\.0: at most 4K: 3840x2160 pixels, or 2160x3840$/],
+      ["120 fps", [{ ...huge, width: 1280, height: 720, fps: 120 }], /^profiles\.0\.fps: at most 60$/],
+    ];
+    for (const [what, profiles, message] of cases) {
+      const res = await api.post("stream", { name: what, profiles });
+      assert.equal(res.status, 422, what);
+      assert.ok(res.body.errors.some((e: string) => message.test(e)), `${what}: ${res.body.errors}`);
+    }
+    const stream = (await api.post("stream", { name: "kept", profiles: [{ ...huge, name: "4k", width: 2160, height: 3840, fps: 60 }] })).body;
+    for (const [what, profiles] of cases) assert.equal((await api.patch(`stream/${stream.id}`, { profiles })).status, 422, what);
+    assert.deepEqual((await api.get(`stream/${stream.id}`)).body.profiles, [{ ...huge, name: "4k", width: 2160, height: 3840, fps: 60 }]);
+    assert.equal((await api.get("stream")).body.length, 1, "no refused stream was created");
   });
 });

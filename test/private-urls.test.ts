@@ -7,15 +7,16 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import postgres from "postgres";
-import { guardedRequest, isPrivateAddress, PrivateAddressError, privateHostReason } from "@/lib/net/guard";
+import { reloadConfig } from "@/lib/config";
+import { FetchFailed, openUserUrl } from "@/lib/net/download";
+import { guardedRequest, PrivateAddressError, privateHostReason } from "@/lib/net/guard";
 import { freePort } from "@/lib/net/free-port";
 import { startAppProcess, type AppProcess } from "../scripts/app-process";
-import { call, newAccount, type Api } from "./support/client";
+import { call, newAccount } from "./support/client";
 import { createScratchDatabase } from "./support/database";
 import { publish, rtmpReceiver, rtmpUrl, until } from "./support/media";
 import { PRIVATE_HOSTS } from "./support/private-hosts";
 import { startReceiver } from "./support/receiver";
-import { settledTask } from "./support/vod";
 
 // This process checks the guard as a production deployment has it.
 process.env.ALLOW_PRIVATE_URLS = "false";
@@ -52,6 +53,44 @@ describe("private address guard", () => {
       }
       assert.equal(open.connections(), 0, "no connection was made to the open port");
     } finally {
+      await open.close();
+    }
+  });
+});
+
+describe("redirects of a user's URL", () => {
+  /** The operator's setting, as this process reads it. */
+  const allowPrivateUrls = (allowed: boolean) => {
+    process.env.ALLOW_PRIVATE_URLS = String(allowed);
+    reloadConfig();
+  };
+
+  test("every hop is checked: a redirect to a private port fails the same whether it is open or closed, without connecting", async () => {
+    const open = await listenCounting();
+    const closed = await freePort();
+    // The first hop stands in for a public server (tests reach loopback only): the guard is open
+    // while it is asked and closed before it answers, so the hop it redirects to meets the guard.
+    const redirector = http.createServer((req, res) => {
+      allowPrivateUrls(false);
+      const port = req.url === "/to-open" ? open.port : closed;
+      res.writeHead(302, { location: `http://127.0.0.1:${port}/video.mp4` }).end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(redirector.address() as net.AddressInfo).port}`;
+    try {
+      const messages = [];
+      for (const hop of ["to-closed", "to-open"]) {
+        allowPrivateUrls(true);
+        const failure = await openUserUrl(`${base}/${hop}`, { timeoutMs: 5000, userAgent: "test" }).then(() => undefined, (err: Error) => err);
+        assert.ok(failure instanceof FetchFailed, `${hop}: ${failure}`);
+        messages.push(failure.message);
+      }
+      assert.equal(messages[0], "127.0.0.1 is a private address, which cannot be fetched from");
+      assert.equal(messages[1], messages[0], "the same error for an open and a closed port");
+      assert.equal(open.connections(), 0, "the open port saw no connection");
+    } finally {
+      allowPrivateUrls(false);
+      redirector.close();
       await open.close();
     }
   });
@@ -116,6 +155,24 @@ describe("an app that does not allow private URLS", () => {
     }
     const ok = await call("POST", `${app.url}/api/webhook`, { cookie, body: { name: "x", url: "https://93.184.216.34/x", events: ["stream.idle"] } });
     assert.equal(ok.status, 200);
+  });
+
+  test("refuses webhooks and targets to reserved addresses and to this machine's own, with a clear 400", async () => {
+    const api = await newAccount(app.url);
+    // The app runs on this machine: the addresses of its interfaces (nothing is sent to them: they are refused when created).
+    const own = Object.values(os.networkInterfaces()).flat().filter((nic) => nic && !nic.internal).map((nic) => nic!.address);
+    assert.ok(own.length, "this machine has a network interface besides loopback");
+    const hosts = ["192.0.2.1", "198.51.100.7", "203.0.113.9", "192.88.99.1", "198.18.0.1", "240.0.0.1", "2001:db8::1", "3fff::1", "5f00::1", "2001:2::1", ...own];
+    for (const host of hosts.map((h) => (h.includes(":") ? `[${h}]` : h))) {
+      const hook = await api.post("webhook", { name: "x", url: `http://${host}/hook`, events: ["stream.idle"] });
+      assert.equal(hook.status, 400, host);
+      assert.match(hook.body.errors[0], /is (a private address|an address of this machine); webhooks must reach a public address$/, host);
+      const target = await api.post("multistream/target", { url: `rtmp://${host}/live/x` });
+      assert.equal(target.status, 400, host);
+      assert.match(target.body.errors[0], /is (a private address|an address of this machine); multistream targets must reach a public address$/, host);
+    }
+    assert.deepEqual((await api.get("webhook")).body, [], "nothing was created");
+    assert.deepEqual((await api.get("multistream/target")).body, []);
   });
 
   test("refuses multistream targets to private addresses, in every spelling, at creation and update", async () => {
@@ -202,37 +259,6 @@ describe("an app that does not allow private URLS", () => {
       await receiver.stop();
       await tls.close();
       await udp.close();
-    }
-  });
-
-  test("an import redirected to a private port fails the same whether the port is open or closed, without connecting", async (t) => {
-    // The first hop must be an address the guard allows: this machine's own, when it has a non-private one.
-    const outward = Object.values(os.networkInterfaces()).flat().find((i) => i?.family === "IPv4" && !isPrivateAddress(i.address))?.address;
-    if (!outward) return t.skip("this machine has no non-private IPv4 address to stand in for a public server");
-    const open = await listenCounting();
-    const closed = await freePort();
-    const redirector = http.createServer((req, res) => {
-      const port = req.url === "/to-open" ? open.port : closed;
-      res.writeHead(302, { location: `http://127.0.0.1:${port}/video.mp4` }).end();
-    });
-    await new Promise<void>((resolve) => redirector.listen(0, outward, resolve));
-    const base = `http://${outward}:${(redirector.address() as net.AddressInfo).port}`;
-    const api: Api = await newAccount(app.url);
-    try {
-      const messages = [];
-      for (const hop of ["to-closed", "to-open"]) {
-        const created = await api.post("asset/import", { name: hop, url: `${base}/${hop}` });
-        assert.equal(created.status, 201, JSON.stringify(created.body));
-        const task = await settledTask(api, created.body.task.id);
-        assert.equal(task.status.phase, "failed");
-        messages.push(task.status.errorMessage);
-      }
-      assert.match(messages[0], /127\.0\.0\.1 is a private address/);
-      assert.equal(messages[1], messages[0], "the same error for an open and a closed port");
-      assert.equal(open.connections(), 0, "the open port saw no connection");
-    } finally {
-      redirector.close();
-      await open.close();
     }
   });
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import net from "node:net";
 import { describe, test } from "node:test";
+import { reloadConfig } from "@/lib/config";
 import { runFfmpeg } from "@/lib/media/ffmpeg";
 import { freePort } from "@/lib/net/free-port";
 import { routeToTarget, rtmpTcUrl, type TargetRoute } from "@/lib/targets/connect";
@@ -169,6 +170,27 @@ describe("how the media node connects to a target (ffmpeg 5.1)", () => {
       await refused.close();
       assert.match(refused.failure() ?? "", new RegExp(`localhost \\(127\\.0\\.0\\.1:${closed}\\): connect ECONNREFUSED`));
     } finally {
+      await server.close();
+    }
+  });
+
+  test("the rtmps tunnel checks the address again as ffmpeg connects through it", async () => {
+    const server = await firstBytesRecorder();
+    const route = await routeToTarget(`rtmps://localhost:${server.port}/live/key`);
+    const allowPrivateUrls = (allowed: boolean) => {
+      process.env.ALLOW_PRIVATE_URLS = String(allowed);
+      reloadConfig();
+    };
+    try {
+      // What the guard refuses changed after the route was made (here the operator's setting; in
+      // production, this host's interfaces gaining the address).
+      allowPrivateUrls(false);
+      await pushOnce(route.url, route);
+      assert.equal(route.failure(), "refusing to connect to localhost: it resolves to private address 127.0.0.1");
+      assert.equal(server.received.length, 0, "the tunnel opened nothing");
+    } finally {
+      allowPrivateUrls(true);
+      await route.close();
       await server.close();
     }
   });

@@ -5,7 +5,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { after, describe, test } from "node:test";
+import { exportToIpfs } from "@/lib/assets/export";
 import { newAccount, type Api } from "./support/client";
+// Closes the database pool this process opens (exportToIpfs below).
+import "./support/db";
 import { kuboCid } from "./support/unixfs";
 import { digestOf, makeMedia, putFile, settled, settledTask, tmpDir } from "./support/vod";
 
@@ -193,5 +196,42 @@ describe("exports", () => {
     const again = await settledTask(api, (await api.post(`asset/${asset.id}/export`, { ipfs: { pinning: { jwt: "jwt-789" } } })).body.task.id);
     assert.equal(again.status.phase, "completed");
     assert.equal(pins[0].headers.authorization, "Bearer jwt-789");
+  });
+  test("an asset whose playback policy limits its viewers is not exported to IPFS, where anyone with the CID could play it", async () => {
+    const api = await newAccount();
+    const asset = await readyAsset(api, await makeMedia(tmp, "mp4", { seconds: 1 }));
+    // Nothing is sent to it: it only has to exist for the policy.
+    const hook = (await api.post("webhook", { name: "gate", url: "http://127.0.0.1:9/gate", events: ["playback.accessControl"] })).body;
+    const policies: [object, string][] = [
+      [{ type: "jwt" }, "a JWT"],
+      [{ type: "webhook", webhookId: hook.id }, "a webhook"],
+      [{ type: "public", allowedOrigins: ["https://shop.example"] }, "its allowed origins"],
+    ];
+    for (const [playbackPolicy, limit] of policies) {
+      assert.equal((await api.patch(`asset/${asset.id}`, { playbackPolicy })).status, 200);
+      const res = await api.post(`asset/${asset.id}/export`, { ipfs: { pinning: { jwt: "jwt-789" } } });
+      assert.equal(res.status, 400, limit);
+      assert.equal(
+        res.body.errors[0],
+        `ipfs: this asset's playback policy limits its viewers (${limit}); on IPFS it would be public to anyone with its CID. Make it public first, or export it to a URL of yours`,
+      );
+    }
+    assert.deepEqual((await api.get("task")).body.filter((t: { type: string }) => t.type === "export"), [], "no export task was made");
+    assert.equal((await api.get(`asset/${asset.id}`)).body.storage?.ipfs, undefined);
+
+    // The owner's own URL is theirs to send it to.
+    const receiver = await exportReceiver([200]);
+    const custom = await settledTask(api, (await api.post(`asset/${asset.id}/export`, { custom: { url: receiver.url } })).body.task.id);
+    assert.equal(custom.status.phase, "completed", custom.status.errorMessage);
+
+    // Made public, it goes; gated again before the export runs, the export refuses it then.
+    assert.equal((await api.patch(`asset/${asset.id}`, { playbackPolicy: null })).status, 200);
+    const done = await settledTask(api, (await api.post(`asset/${asset.id}/export`, { ipfs: {} })).body.task.id);
+    assert.equal(done.status.phase, "completed", done.status.errorMessage);
+    assert.equal((await api.patch(`asset/${asset.id}`, { playbackPolicy: { type: "jwt" } })).status, 200);
+    assert.deepEqual(await exportToIpfs({ taskId: done.id, assetId: asset.id, export: { ipfs: {} } }), {
+      ok: false,
+      reason: "Export failed: this asset's playback policy limits its viewers (a JWT); on IPFS it would be public to anyone with its CID. Make it public first, or export it to a URL of yours",
+    });
   });
 });

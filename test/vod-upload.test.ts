@@ -1,14 +1,18 @@
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { promisify } from "node:util";
 import { signUploadToken } from "@/lib/assets/upload-token";
 import { BASE, newAccount } from "./support/client";
 import { decodes, ffprobe } from "./support/media";
 import { startReceiver } from "./support/receiver";
 import { digestOf, download, firstSegmentUrl, makeMedia, putFile, settled, tmpDir } from "./support/vod";
 
+const exec = promisify(execFile);
 const tmp = tmpDir();
 // The app under test signs with the secret it generated into its data folder.
 process.env.AUTH_SECRET ??= fs.readFileSync(path.join(process.env.DATA_DIR!, "auth-secret"), "utf8").trim();
@@ -115,6 +119,49 @@ describe("direct uploads", () => {
         assert.equal(t.status.errorMessage, failed.status.errorMessage);
       }),
     );
+  });
+
+  test("an uploaded playlist or file list opens nothing it names: a file that exists and one that does not fail alike", async () => {
+    const api = await newAccount();
+    // A media file on this machine, where the worker runs, and a path where there is none.
+    const present = path.join(tmp, "present.ts");
+    await exec("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-i", await makeMedia(tmp, "mp4", { seconds: 2 }), "-c", "copy", "-f", "mpegts", present]);
+    const missing = path.join(tmp, "missing.ts");
+    let requests = 0;
+    const web = http.createServer((_req, res) => {
+      requests++;
+      res.writeHead(200, { "content-type": "video/mp2t" }).end(fs.readFileSync(present));
+    });
+    await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+    const online = `http://127.0.0.1:${(web.address() as AddressInfo).port}/seg.ts`;
+    const hls = (entry: string) => `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n${entry}\n#EXT-X-ENDLIST\n`;
+    const concat = (entry: string) => `ffconcat version 1.0\nfile '${entry}'\n`;
+    const uploads = {
+      "hls naming a file that exists": hls(present),
+      "hls naming a file that does not": hls(missing),
+      "hls naming a file URL": hls(`file://${present}`),
+      "hls naming a URL": hls(online),
+      "concat list naming a file that exists": concat(present),
+      "concat list naming a file that does not": concat(missing),
+    };
+    try {
+      const messages = await Promise.all(
+        Object.entries(uploads).map(async ([name, text]) => {
+          const file = path.join(tmp, `${name.replaceAll(" ", "-")}.m3u8`);
+          fs.writeFileSync(file, text);
+          const { url, asset } = (await api.post("asset/request-upload", { name })).body;
+          assert.equal((await putFile(url, file)).status, 200);
+          const failed = await settled(api, asset.id);
+          assert.equal(failed.status.phase, "failed", name);
+          return failed.status.errorMessage as string;
+        }),
+      );
+      for (const message of messages) assert.equal(message, messages[0], "one message, whatever the list names and whether it exists");
+      assert.match(messages[0], /^Unsupported file: it is not a single media file in a format Castline reads/);
+      assert.equal(requests, 0, "the URL in the playlist was not fetched");
+    } finally {
+      web.close();
+    }
   });
 
   test("upload URLs: tampered, expired or reused ones are refused, oversize bodies get 413", async () => {

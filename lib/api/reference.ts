@@ -191,7 +191,7 @@ export const OPERATIONS: OperationReference = {
   },
   exportAsset: {
     description:
-      "Exports a ready asset: to IPFS (CIDs computed here as kubo's defaults do, served by this deployment's gateway, and pinned to Pinata when `pinning` credentials are given) or to a URL of yours (`custom`, PUT or POST). Answers the export task.",
+      "Exports a ready asset: to IPFS (CIDs computed here as kubo's defaults do, served by this deployment's gateway, and pinned to Pinata when `pinning` credentials are given) or to a URL of yours (`custom`, PUT or POST). Answers the export task. On IPFS a file is public to anyone with its CID, so an asset whose playback policy limits its viewers (JWT, webhook or allowed origins) is not exported there (400).",
     example: { ipfs: { nftMetadata: { description: "Our first show" } } },
   },
   createTextTrack: {

@@ -5,6 +5,7 @@ import { guardedRequest, PrivateAddressError } from "@/lib/net/guard";
 import { publicOrigin } from "@/lib/origin";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";
+import { ipfsExportRefusal } from "./ipfs-export";
 import { sourceKey } from "./keys";
 import { metered } from "./progress";
 import type { ExportAsset } from "./schema";
@@ -42,7 +43,7 @@ export async function exportToUrl(job: ExportRequest): Promise<ExportResult> {
     status = res.statusCode ?? 0;
   } catch (err) {
     stream.destroy();
-    if (err instanceof PrivateAddressError) return { ok: false, reason: `Export failed: ${new URL(custom.url).host} is a private address` };
+    if (err instanceof PrivateAddressError) return { ok: false, reason: `Export failed: ${new URL(custom.url).host} is ${err.refusal}` };
     throw err;
   }
   if (status >= 500 || status === 408 || status === 429) throw new Error(`the export URL answered ${status}`);
@@ -64,6 +65,9 @@ export async function exportToUrl(job: ExportRequest): Promise<ExportResult> {
 export async function exportToIpfs(job: ExportRequest): Promise<ExportResult> {
   const asset = await assetById(job.assetId);
   if (!asset) return { ok: false, reason: "Export failed: the asset no longer exists" };
+  // Its policy may have changed since the export was asked for.
+  const gated = ipfsExportRefusal(asset.playbackPolicy);
+  if (gated) return { ok: false, reason: `Export failed: ${gated}` };
   const ipfs = job.export.ipfs!;
   const source = await readSource(job.assetId, job.taskId, 0.8);
   const video = await addToIpfs(source.stream);

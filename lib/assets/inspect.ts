@@ -1,4 +1,4 @@
-import { frameRate, probe, type Probe, type ProbeStream } from "@/lib/media/probe";
+import { frameRate, probeUserMedia, type Probe, type ProbeStream } from "@/lib/media/probe";
 import type { VideoSpec } from "./schema";
 
 /** A file the platform does not take (the spec's limit: mp4 with H.264 video and AAC audio). */
@@ -18,21 +18,25 @@ const num = (text?: string | number) => {
 };
 
 /**
- * Probes a file and checks it against what the platform plays without
+ * Probes a user's file (as that one file and nothing it names: userMediaInput in
+ * lib/media/ffmpeg.ts) and checks it against what the platform plays without
  * re-encoding. ffprobe's exit code is not trusted alone (it "recognises" random
  * bytes as a bintext video): the container and codecs are whitelisted.
  */
 export async function inspectMedia(input: string): Promise<VideoSpec> {
   let info: Probe;
   try {
-    info = await probe(input);
+    info = await probeUserMedia(input);
   } catch (err) {
     const stderr = String((err as { stderr?: string }).stderr ?? "").trim();
-    const why = /moov atom not found/.test(stderr)
-      ? "it is not a complete MP4 file (no moov atom: truncated, or not an MP4)"
-      : /Invalid data found/.test(stderr)
-        ? "it is not a video file ffprobe recognises"
-        : `it could not be read (${stderr.split("\n").pop()?.replace(/^.*?: /, "") || "unknown error"})`;
+    // Not ffprobe's words for a refused format: they would name the demuxer and what it tried to open.
+    const why = /Format not on whitelist/.test(stderr)
+      ? "it is not a single media file in a format Castline reads (playlists and lists of other files are not read)"
+      : /moov atom not found/.test(stderr)
+        ? "it is not a complete MP4 file (no moov atom: truncated, or not an MP4)"
+        : /Invalid data found/.test(stderr)
+          ? "it is not a video file ffprobe recognises"
+          : `it could not be read (${stderr.split("\n").pop()?.replace(/^.*?: /, "") || "unknown error"})`;
     throw new MediaRejected(`Unsupported file: ${why}. ${ACCEPTED}.`);
   }
   const video = info.streams.filter((s) => s.codec_type === "video" && s.disposition?.attached_pic !== 1);

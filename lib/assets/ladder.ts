@@ -1,3 +1,4 @@
+import { fitToSource, type SourceVideo } from "@/lib/media/fit";
 import type { TranscodeProfile, VideoSpec } from "./schema";
 
 /**
@@ -35,38 +36,29 @@ const HIGH_FPS_FACTOR = 1.5;
 /** Rungs shorter than 720 lines never run above 30 fps: the bits go further in picture. */
 const LOW_RUNG_MAX_FPS = 30;
 
-export interface SourceVideo {
-  width: number;
-  height: number;
-  fps?: number;
-}
-
 export function sourceVideo(spec: VideoSpec | null | undefined): SourceVideo | undefined {
   const video = spec?.tracks.find((t) => t.type === "video");
   return video ? { width: video.width, height: video.height, fps: video.fps } : undefined;
 }
 
-const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
-
 /**
  * The default ladder: every rung at or below the source (by its short side, so a
- * portrait 1080x1920 phone video gets "1080p" too), never upscaled nor above the
- * source's frame rate. A source shorter than the lowest rung gets one rendition at its size.
+ * portrait 1080x1920 phone video gets "1080p" too), fitted to the source by the one
+ * rule (lib/media/fit.ts). A source shorter than the lowest rung gets one rendition
+ * at its size.
  */
 export function defaultLadder(source: SourceVideo): RenditionPlan[] {
-  const portrait = source.height > source.width;
   const short = Math.min(source.width, source.height);
-  const long = Math.max(source.width, source.height);
-  const fpsOf = (lines: number) => Math.min(source.fps ?? 30, lines >= 720 ? Infinity : LOW_RUNG_MAX_FPS);
   const rungs = DEFAULT_RUNGS.filter((r) => r.height <= short);
-  const chosen = rungs.length ? rungs : [{ height: even(short), bitrate: DEFAULT_RUNGS.at(-1)!.bitrate }];
+  const chosen = rungs.length ? rungs : [{ height: short, bitrate: DEFAULT_RUNGS.at(-1)!.bitrate }];
   return chosen.map((r) => {
-    const along = even((long * r.height) / short);
-    const fps = round3(fpsOf(r.height));
+    const lines = source.height > source.width ? { width: r.height } : { height: r.height };
+    const fitted = fitToSource({ ...lines, fps: r.height >= 720 ? undefined : LOW_RUNG_MAX_FPS }, source);
+    const fps = round3(fitted.fps ?? 30);
     return {
-      name: `${r.height}p`,
-      width: portrait ? r.height : along,
-      height: portrait ? along : r.height,
+      name: `${Math.min(fitted.width, fitted.height)}p`,
+      width: fitted.width,
+      height: fitted.height,
       bitrate: Math.round(r.bitrate * (fps > 30.5 ? HIGH_FPS_FACTOR : 1)),
       fps,
     };
@@ -74,25 +66,24 @@ export function defaultLadder(source: SourceVideo): RenditionPlan[] {
 }
 
 /**
- * Profiles as asked (Livepeer's shape): the picture keeps the source's aspect, fitting
- * inside the width and height given (a missing one follows from the other), and the
- * frame rate is never above the source's.
+ * An unnamed profile's name: the height it asks for at the source's aspect, before the
+ * source caps it (profiles named apart stay apart when a small source makes them alike).
  */
+function askedName(p: TranscodeProfile, source: SourceVideo): string {
+  const scale = Math.min((p.width ?? Infinity) / source.width, (p.height ?? Infinity) / source.height);
+  return `${Math.max(2, Math.round((source.height * (Number.isFinite(scale) ? scale : 1)) / 2) * 2)}p`;
+}
+
+/** Profiles as asked (Livepeer's shape), each fitted to the source by the one rule (lib/media/fit.ts). */
 export function profileLadder(profiles: TranscodeProfile[], source: SourceVideo): RenditionPlan[] {
   const plans = profiles.map((p) => {
-    const boxW = p.width ?? (p.height ? Infinity : source.width);
-    const boxH = p.height ?? (p.width ? Infinity : source.height);
-    const scale = Math.min(boxW / source.width, boxH / source.height);
-    const width = source.width * scale;
-    const height = source.height * scale;
-    const asked = p.fps ? p.fps / (p.fpsDen ?? 1) : undefined;
-    const fps = round3(Math.min(asked ?? source.fps ?? 30, source.fps ?? Infinity));
+    const { width, height, fps } = fitToSource({ width: p.width, height: p.height, fps: p.fps && p.fps / (p.fpsDen ?? 1) }, source);
     return {
-      name: p.name ?? `${even(height)}p`,
-      width: even(width),
-      height: even(height),
+      name: p.name ?? askedName(p, source),
+      width,
+      height,
       bitrate: p.bitrate,
-      fps,
+      fps: round3(fps ?? 30),
       ...(p.quality !== undefined && { quality: p.quality }),
       ...(p.gop && { gop: Number(p.gop) }),
       ...(p.profile && { h264Profile: p.profile }),

@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { capped } from "@/lib/bounded-body";
 import { config } from "@/lib/config";
-import { ffmpeg } from "@/lib/media/ffmpeg";
+import { ffmpeg, MP4_DEMUXER, userMediaInput } from "@/lib/media/ffmpeg";
 import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";
@@ -72,18 +72,19 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
   const asset = await assetById(assetId);
   if (!asset || asset.phase === "ready") return;
   const store = objects();
-  const input = await store.mediaInput(sourceKey(assetId));
+  // Opened as the MP4 it was accepted as (inspectMedia), and nothing it names.
+  const source = userMediaInput(await store.mediaInput(sourceKey(assetId)), MP4_DEMUXER);
   // A run of this step killed mid-way left its folder in its process's scratch, swept once that process is gone.
   await inScratch(assetId, async (work) => {
     const duration = (asset.videoSpec as VideoSpec | null)?.duration ?? 0;
     await Promise.all([
       ffmpeg([
-        "-i", input, "-map", "0:v:0", "-map", "0:a:0?", "-c", "copy",
+        ...source, "-map", "0:v:0", "-map", "0:a:0?", "-c", "copy",
         "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
         "-hls_segment_filename", path.join(work, "seg_%05d.ts"), path.join(work, "source.m3u8"),
       ]),
       ffmpeg([
-        "-ss", String(Math.min(1, duration / 2)), "-i", input,
+        "-ss", String(Math.min(1, duration / 2)), ...source,
         "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4", path.join(work, "thumbnail.jpg"),
       ]),
     ]);

@@ -19,6 +19,7 @@ import { objects } from "@/lib/storage";
 import { serializeTask, spawnTask, updateTask } from "@/lib/tasks/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import type { WebhookEvent } from "@/lib/webhooks/events";
+import { ipfsExportRefusal } from "./ipfs-export";
 import { sourceKey } from "./keys";
 import type { Asset, AssetFilter, AssetPatch, AssetPhase, AssetRendition, AssetSource, ExportAsset, ImportAsset, RequestUpload, TranscodeOptions } from "./schema";
 import { signUploadToken } from "./upload-token";
@@ -328,6 +329,8 @@ export async function importAsset(userId: string, body: ImportAsset) {
 export async function exportAsset(userId: string, assetId: string, body: ExportAsset) {
   const asset = await ownAsset(userId, assetId);
   if (asset.phase !== "ready") throw invalid(`asset is not ready to export (phase: ${asset.phase})`);
+  const gated = body.ipfs && ipfsExportRefusal(asset.playbackPolicy);
+  if (gated) throw invalid(`ipfs: ${gated}`);
   if (body.custom) {
     const refused = await privateHostReason(body.custom.url);
     if (refused) throw invalid(`custom.url: refusing to export to ${refused}`);

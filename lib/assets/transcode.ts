@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { config } from "@/lib/config";
-import { ffmpeg } from "@/lib/media/ffmpeg";
+import { ffmpeg, MP4_DEMUXER, userMediaInput } from "@/lib/media/ffmpeg";
 import { codecString, parseMediaPlaylist } from "@/lib/media/hls";
 import { probe } from "@/lib/media/probe";
 import { inScratch } from "@/lib/scratch";
@@ -119,7 +119,7 @@ export function chunkArgs(c: ChunkInput): string[] {
   });
   const args = [
     "-ss", c.start.toFixed(3), ...(c.duration !== undefined ? ["-t", c.duration.toFixed(3)] : []),
-    "-i", c.input,
+    ...userMediaInput(c.input, MP4_DEMUXER),
     "-filter_complex", [`[0:v:0]split=${n}${c.renditions.map((_, i) => `[v${i}]`).join("")}`, ...chains].join(";"),
   ];
   c.renditions.forEach((_, i) => args.push("-map", `[o${i}]`));
@@ -229,7 +229,7 @@ export async function storeSeekThumbnails(assetId: string): Promise<void> {
       const input = await objects().mediaInput(sourceKey(assetId));
       const tilesOf = async (decode: string[]) => {
         await ffmpeg([
-          ...decode, "-i", input,
+          ...decode, ...userMediaInput(input, MP4_DEMUXER),
           "-map", "0:v:0", "-an", "-vf", `fps=1/${interval},scale=${TILE_WIDTH}:${tileHeight}`,
           "-fps_mode", "vfr", "-q:v", "3", path.join(dir, "tile_%05d.jpg"),
         ]);

@@ -17,7 +17,7 @@ import { redactTargetSecrets, routeToTarget, splitTargetUrl, type TargetRoute } 
 export interface Publisher {
   inBytes(): number;
   /** Source facts from the stream's metadata and headers. */
-  info(): { sourceIsH264: boolean; audio: "aac" | "other" | "none"; fps?: number; kbps?: number };
+  info(): { sourceIsH264: boolean; audio: "aac" | "other" | "none"; kbps?: number };
   /** Frame rate and keyframe interval of the video, for ingest health. */
   videoStats(): { fps?: number; keyframeIntervalS?: number };
   /** Cuts the publisher's connection (suspend, delete, hung). */
@@ -159,7 +159,6 @@ export class Broadcast {
         segmentS: this.ctx.segmentS,
         sourceIsH264: info.sourceIsH264,
         audio: info.audio,
-        sourceFps: info.fps,
         sourceKbps: info.kbps,
       }),
     );

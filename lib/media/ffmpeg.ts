@@ -75,3 +75,25 @@ export async function ffmpeg(args: string[]): Promise<void> {
     signal?.removeEventListener("abort", stop);
   }
 }
+
+/**
+ * Demuxers of self-contained media files: what a user's file may be opened as. Not
+ * playlists (HLS, DASH), concat lists, image sequences or anything else that names
+ * other files or URLs to open.
+ */
+const SELF_CONTAINED_FORMATS = "mov,matroska,avi,flv,mpegts,mpeg,ogg,asf,wav,mp3,aac,flac";
+/** The demuxer of the MP4 files Castline accepts (mov,mp4,m4a,3gp,3g2,mj2). */
+export const MP4_DEMUXER = "mov";
+
+/**
+ * How ffmpeg and ffprobe open media a user gave us (uploads, imports): that one input
+ * and nothing it names. Only the input's own protocol (a file, or the store's pre-signed
+ * http(s) URL), and only the demuxers given, which libavformat checks after detecting
+ * the format and before the demuxer reads anything: a playlist never opens its entries,
+ * so it can neither reach this machine's files or network nor tell which exist. The mov
+ * demuxer follows external data references only with `enable_drefs`, off by default.
+ */
+export function userMediaInput(input: string, formats = SELF_CONTAINED_FORMATS): string[] {
+  const protocols = input.startsWith("https://") ? "https,tls,tcp" : input.startsWith("http://") ? "http,tcp" : "file";
+  return ["-protocol_whitelist", protocols, "-format_whitelist", formats, "-i", input];
+}

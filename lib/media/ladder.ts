@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Profile } from "@/lib/streams/schema";
+import { fitFilter } from "./fit";
 
 /**
  * The live transcoder's ffmpeg arguments: one process reads the broadcast and
@@ -17,8 +18,6 @@ export interface LadderInput {
   segmentS: number;
   sourceIsH264: boolean;
   audio: "aac" | "other" | "none";
-  /** Source frame rate when known: a profile never raises it. */
-  sourceFps?: number;
   /** Source bitrate when known, for the copied variant's BANDWIDTH. */
   sourceKbps?: number;
 }
@@ -43,10 +42,8 @@ export function ladderArgs(l: LadderInput): string[] {
   args.push("-fflags", "+genpts", ...readInput(l.input));
 
   if (n > 0) {
-    const chains = l.profiles.map((p, i) => {
-      const fps = l.sourceFps ? Math.min(p.fps, l.sourceFps) : p.fps;
-      return `[s${i}]scale=w=${p.width}:h=${p.height}:force_original_aspect_ratio=decrease:force_divisible_by=2,fps=${fps}[o${i}]`;
-    });
+    // Never larger than the source nor above its frame rate, whatever the profile asks.
+    const chains = l.profiles.map((p, i) => `[s${i}]${fitFilter(p)}[o${i}]`);
     const split = `[0:v]split=${n}${l.profiles.map((_, i) => `[s${i}]`).join("")}`;
     args.push("-filter_complex", [split, ...chains].join(";"));
   }
@@ -112,8 +109,10 @@ export function pushArgs(
   args.push("-map", "0:v:0");
   if (!target.videoOnly && audio !== "none") args.push("-map", "0:a:0");
   if (profile) {
-    args.push("-vf", `scale=w=${profile.width}:h=${profile.height}:force_original_aspect_ratio=decrease:force_divisible_by=2,fps=${profile.fps}`);
-    args.push("-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-b:v", String(profile.bitrate), "-maxrate", String(Math.round(profile.bitrate * 1.1)), "-bufsize", String(profile.bitrate * 2), "-g", String(profile.fps * 2));
+    args.push("-vf", fitFilter(profile));
+    args.push("-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-b:v", String(profile.bitrate), "-maxrate", String(Math.round(profile.bitrate * 1.1)), "-bufsize", String(profile.bitrate * 2));
+    // A keyframe every 2 s, whatever frame rate the source allowed.
+    args.push("-force_key_frames", "expr:gte(t,n_forced*2)");
   } else {
     args.push("-c:v", "copy");
   }

@@ -8,7 +8,6 @@ declare module "node-media-server" {
     inBytes: number;
     videoCodec: number;
     audioCodec: number;
-    videoFramerate: number;
     videoDatarate: number;
     socket: import("node:net").Socket;
   }

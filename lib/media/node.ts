@@ -109,7 +109,6 @@ export async function startMediaNode(opts: MediaNodeOptions) {
       info: () => ({
         sourceIsH264: session.videoCodec === AVC || session.videoCodec === 0,
         audio: !nmsBroadcast.flvAudioHeader ? "none" : session.audioCodec === AAC || session.audioCodec === 0 ? "aac" : "other",
-        fps: session.videoFramerate || undefined,
         kbps: session.videoDatarate || undefined,
       }),
       videoStats: () => ({ fps: video.fps, keyframeIntervalS: video.keyframeIntervalS }),

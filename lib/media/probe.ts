@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { config } from "@/lib/config";
+import { userMediaInput } from "./ffmpeg";
 
 const exec = promisify(execFile);
 
@@ -33,9 +34,18 @@ export function ffprobePath(): string {
   return ffmpeg.endsWith("ffmpeg") ? `${ffmpeg.slice(0, -"ffmpeg".length)}ffprobe` : "ffprobe";
 }
 
-/** A file path or an http(s) URL (e.g. a pre-signed GET of an object). */
-export async function probe(input: string): Promise<Probe> {
-  const { stdout } = await exec(ffprobePath(), ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", input], {
+/** Media of our own (segments, recordings, playlists): a file path or an http(s) URL (e.g. a pre-signed GET of an object). */
+export function probe(input: string): Promise<Probe> {
+  return run(["-i", input]);
+}
+
+/** Media a user gave us (an upload or an import, in the store), opened as that one file and nothing it names. */
+export function probeUserMedia(input: string): Promise<Probe> {
+  return run(userMediaInput(input));
+}
+
+async function run(inputArgs: string[]): Promise<Probe> {
+  const { stdout } = await exec(ffprobePath(), ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", ...inputArgs], {
     maxBuffer: 16 * 1024 * 1024,
     timeout: 60_000,
   });

@@ -65,7 +65,7 @@ function explain(err: unknown, url: string, { timeoutMs, signal }: { timeoutMs: 
   if (err instanceof BodyTooLarge) return new FetchFailed(err.message);
   const { hostname, host } = new URL(url);
   // Without the port: a refused address must read the same whichever port was asked.
-  if (err instanceof PrivateAddressError) return new FetchFailed(`${hostname} is a private address, which cannot be fetched from`);
+  if (err instanceof PrivateAddressError) return new FetchFailed(`${hostname} is ${err.refusal}, which cannot be fetched from`);
   if (signal?.aborted) return new FetchFailed(`the URL did not answer in full within ${timeoutMs / 1000} s`);
   const code = (err as NodeJS.ErrnoException).code;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new FetchFailed(`${host} could not be found (DNS)`);

@@ -2,44 +2,109 @@ import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
+import os from "node:os";
 import { config } from "@/lib/config";
 
 /**
- * Outbound requests to URLs users give us (webhooks, imports, exports) must not
- * reach this machine or its private network unless the operator allows it
- * (ALLOW_PRIVATE_URLS). The check runs on the address actually connected to, so
- * DNS rebinding between a check and the connection does not get through.
+ * Outbound requests to URLs users give us (webhooks, imports, exports, caption
+ * files, playback-policy webhooks, multistream pushes) must not reach this
+ * machine, its private network or any special-purpose address unless the
+ * operator allows it (ALLOW_PRIVATE_URLS). The check runs on the address
+ * actually connected to, so DNS rebinding between a check and the connection
+ * does not get through. This file is the one list of what is refused.
  */
 export class PrivateAddressError extends Error {
+  /** What the address is: "a private address" or "an address of this machine". */
+  readonly refusal: string;
   constructor(readonly address: string, readonly host = address) {
-    super(host === address ? `refusing to connect to private address ${address}` : `refusing to connect to ${host}: it resolves to private address ${address}`);
+    const refusal = addressRefusal(address) ?? PRIVATE;
+    const named = refusal === PRIVATE ? `private address ${address}` : `${address}, ${refusal}`;
+    super(host === address ? `refusing to connect to ${named}` : `refusing to connect to ${host}: it resolves to ${named}`);
     this.name = "PrivateAddressError";
+    this.refusal = refusal;
   }
 }
 
-/** This host, private, shared (CGNAT), link-local, IETF, benchmarking, multicast and reserved space. */
-const BLOCKED_V4: [string, number][] = [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16],
-  ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 3],
+/**
+ * Every block of the IANA IPv4 Special-Purpose Address Registry that is not
+ * globally reachable, and multicast. A block is refused whole, even where the
+ * registry lists a globally reachable anycast service inside it (192.0.0.9 PCP,
+ * 192.0.0.10 TURN): no webhook receiver, file server or ingest lives there.
+ * Globally reachable entries (AS112 192.31.196.0/24 and 192.175.48.0/24, AMT
+ * 192.52.193.0/24) are ordinary public addresses and allowed.
+ */
+const SPECIAL_PURPOSE_V4: [prefix: string, length: number][] = [
+  ["0.0.0.0", 8], // this network (RFC 791)
+  ["10.0.0.0", 8], // private-use (RFC 1918)
+  ["100.64.0.0", 10], // shared address space, carrier-grade NAT (RFC 6598)
+  ["127.0.0.0", 8], // loopback (RFC 1122)
+  ["169.254.0.0", 16], // link local (RFC 3927)
+  ["172.16.0.0", 12], // private-use (RFC 1918)
+  ["192.0.0.0", 24], // IETF protocol assignments (RFC 6890)
+  ["192.0.2.0", 24], // documentation, TEST-NET-1 (RFC 5737)
+  ["192.88.99.0", 24], // 6to4 relay anycast, deprecated (RFC 7526)
+  ["192.168.0.0", 16], // private-use (RFC 1918)
+  ["198.18.0.0", 15], // benchmarking (RFC 2544)
+  ["198.51.100.0", 24], // documentation, TEST-NET-2 (RFC 5737)
+  ["203.0.113.0", 24], // documentation, TEST-NET-3 (RFC 5737)
+  ["224.0.0.0", 4], // multicast (RFC 5771)
+  ["240.0.0.0", 4], // reserved, and 255.255.255.255 limited broadcast (RFC 1112, RFC 919)
 ];
 /**
- * IPv6 ranges refused whole. Besides loopback, private and link-local space,
- * the IPv4-compatible (::/96, deprecated by RFC 4291), IPv4-translated
- * (::ffff:0:0:0/96), local-use NAT64 (64:ff9b:1::/48, a site's own translator
- * by definition), 6to4 (2002::/16, deprecated by RFC 7526) and Teredo
- * (2001::/32) forms: each reaches IPv4 space through some translator or relay,
- * none is how a real streaming service or receiver is reached today, and
- * refusing them whole does not depend on decoding each form right.
- * The well-known NAT64 prefix is not here: IPv6-only networks reach public IPv4
- * hosts through it, so its embedded address is checked instead (below).
+ * IPv6: everything outside global unicast, and the IANA IPv6 Special-Purpose
+ * Address Registry's blocks inside it that are not globally reachable, each
+ * refused whole as for IPv4 (2001::/23 also holds a few anycast services, AMT
+ * and AS112). The IPv4-compatible, -translated, local-use NAT64, 6to4 and
+ * Teredo forms are refused whole too: each reaches IPv4 space through some
+ * translator or relay, none is how a real streaming service or receiver is
+ * reached today, and refusing them whole does not depend on decoding each form
+ * right. Two forms are decoded instead (addressRefusal): IPv4-mapped (how
+ * dual-stack sockets show IPv4 peers) and the well-known NAT64 prefix
+ * 64:ff9b::/96 (IPv6-only networks reach public IPv4 hosts through it).
  */
-const BLOCKED_V6: [string, number][] = [
-  ["::", 96], ["::ffff:0:0:0", 96], ["64:ff9b:1::", 48], ["100::", 64], ["2001::", 32], ["2001:db8::", 32],
-  ["2002::", 16], ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8],
+const SPECIAL_PURPOSE_V6: [prefix: string, length: number][] = [
+  // Outside 2000::/3, the only space IANA allocates for global unicast (RFC 4291 2.4, IANA IPv6
+  // Address Space): the registry's ::/128 and ::1/128, IPv4-compatible ::/96 (deprecated) and
+  // IPv4-translated ::ffff:0:0:0/96 (RFC 6145), 64:ff9b:1::/48 local-use NAT64 (RFC 8215),
+  // 100::/64 discard-only (RFC 6666), 100:0:0:1::/64 dummy prefix (RFC 9780), 5f00::/16 segment
+  // routing SIDs (RFC 9602), fc00::/7 unique-local (RFC 4193), fe80::/10 link-local, fec0::/10
+  // site-local (deprecated, RFC 3879), ff00::/8 multicast, and space reserved by the IETF.
+  ["::", 3],
+  ["4000::", 2],
+  ["8000::", 1],
+  // Inside it:
+  ["2001::", 23], // IETF protocol assignments: Teredo 2001::/32, benchmarking 2001:2::/48, ORCHID (RFC 2928)
+  ["2001:db8::", 32], // documentation (RFC 3849)
+  ["2002::", 16], // 6to4 (RFC 3056, deprecated by RFC 7526)
+  ["3fff::", 20], // documentation (RFC 9637)
 ];
-const blockList = new net.BlockList();
-for (const [a, p] of BLOCKED_V4) blockList.addSubnet(a, p, "ipv4");
-for (const [a, p] of BLOCKED_V6) blockList.addSubnet(a, p, "ipv6");
+// Two lists: a BlockList checks IPv4 addresses against its IPv6 rules too (as IPv4-mapped), and ::/3 covers those.
+const specialPurposeV4 = new net.BlockList();
+for (const [a, p] of SPECIAL_PURPOSE_V4) specialPurposeV4.addSubnet(a, p, "ipv4");
+const specialPurposeV6 = new net.BlockList();
+for (const [a, p] of SPECIAL_PURPOSE_V6) specialPurposeV6.addSubnet(a, p, "ipv6");
+
+/**
+ * The addresses of this host's own interfaces, whatever their range (a public
+ * address, or one in a range a deployment uses for its own network): a request
+ * to one reaches this machine's services. Read again at most this often, as
+ * interfaces come and go (DHCP, VPNs, containers); reading costs ~50 us.
+ */
+const HOST_ADDRESSES_MAX_AGE_MS = 5_000;
+let hostAddresses: { list: net.BlockList; readAt: number } | undefined;
+
+function isHostAddress(address: string, family: "ipv4" | "ipv6"): boolean {
+  const now = Date.now();
+  // Either way: a clock set back must not keep an old list for ever.
+  if (!hostAddresses || Math.abs(now - hostAddresses.readAt) >= HOST_ADDRESSES_MAX_AGE_MS) {
+    const list = new net.BlockList();
+    for (const nic of Object.values(os.networkInterfaces()).flat()) {
+      if (nic) list.addAddress(nic.address.replace(/%.*$/, ""), nic.family === "IPv4" ? "ipv4" : "ipv6");
+    }
+    hostAddresses = { list, readAt: now };
+  }
+  return hostAddresses.list.check(address, family);
+}
 
 /** The eight 16-bit groups of an IPv6 address (a zone id is dropped), or undefined. */
 function ipv6Groups(address: string): number[] | undefined {
@@ -59,20 +124,39 @@ function ipv6Groups(address: string): number[] | undefined {
 
 const ipv4Of = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 
-export function isPrivateAddress(address: string): boolean {
-  if (net.isIPv4(address)) return blockList.check(address, "ipv4");
-  const g = ipv6Groups(address);
-  if (!g) return true; // not an address at all: refuse rather than guess
-  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
-  // IPv4-mapped (::ffff:a.b.c.d, how dual-stack sockets show IPv4 peers) and
-  // well-known NAT64 (64:ff9b::a.b.c.d): the connection ends at that IPv4 address.
-  if ((zeros(0, 5) && g[5] === 0xffff) || (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6))) {
-    return isPrivateAddress(ipv4Of(g[6], g[7]));
+const PRIVATE = "a private address";
+const THIS_MACHINE = "an address of this machine";
+
+/**
+ * Why an outbound connection to `address` is refused, as a phrase (undefined:
+ * it is a public address of another machine): a special-purpose or reserved
+ * address, in any IPv6 form that embeds one, or one of this host's own.
+ */
+export function addressRefusal(address: string): string | undefined {
+  if (net.isIPv4(address)) {
+    if (specialPurposeV4.check(address, "ipv4")) return PRIVATE;
+    return isHostAddress(address, "ipv4") ? THIS_MACHINE : undefined;
   }
-  return blockList.check(g.map((x) => x.toString(16)).join(":"), "ipv6");
+  const g = ipv6Groups(address);
+  if (!g) return PRIVATE; // not an address at all: refuse rather than guess
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  // IPv4-mapped (::ffff:a.b.c.d) and well-known NAT64 (64:ff9b::a.b.c.d): the connection ends at that IPv4 address.
+  if ((zeros(0, 5) && g[5] === 0xffff) || (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6))) {
+    return addressRefusal(ipv4Of(g[6], g[7]));
+  }
+  const canonical = g.map((x) => x.toString(16)).join(":");
+  if (specialPurposeV6.check(canonical, "ipv6")) return PRIVATE;
+  return isHostAddress(canonical, "ipv6") ? THIS_MACHINE : undefined;
 }
 
+export const isPrivateAddress = (address: string): boolean => addressRefusal(address) !== undefined;
+
 const allowPrivate = () => config().ALLOW_PRIVATE_URLS;
+
+/** The error a connection to `address` (for `host`) is refused with, unless the operator allows private addresses. */
+export function connectRefusal(address: string, host = address): PrivateAddressError | undefined {
+  return !allowPrivate() && isPrivateAddress(address) ? new PrivateAddressError(address, host) : undefined;
+}
 
 /** A DNS lookup that drops private answers (the connect-time check still has the last word). */
 const guardedLookup: net.LookupFunction = (hostname, options, callback) => {
@@ -107,7 +191,10 @@ export async function resolveHost(host: string): Promise<dns.LookupAddress> {
 export async function hostReason(host: string): Promise<string | undefined> {
   if (allowPrivate()) return undefined;
   if (/^localhost$|\.localhost$/i.test(host.replace(/\.$/, ""))) return `${host} is this machine`;
-  if (net.isIP(host)) return isPrivateAddress(host) ? `${host} is a private address` : undefined;
+  if (net.isIP(host)) {
+    const refusal = addressRefusal(host);
+    return refusal && `${host} is ${refusal}`;
+  }
   let addresses: dns.LookupAddress[];
   try {
     addresses = await dns.promises.lookup(host, { all: true });
@@ -117,7 +204,7 @@ export async function hostReason(host: string): Promise<string | undefined> {
   if (!addresses.length || !addresses.every((a) => isPrivateAddress(a.address))) return undefined;
   // What getaddrinfo reads as an address (inet_aton: 2130706433, 0x7f.1, 0177.0.0.1, 127.1) is not a name.
   const spelling = /^(0x[0-9a-f]*|\d+)(\.(0x[0-9a-f]*|\d+)){0,3}$/i.test(host) ? "is" : "resolves to";
-  return `${host} ${spelling} a private address (${addresses[0].address})`;
+  return `${host} ${spelling} ${addressRefusal(addresses[0].address)} (${addresses[0].address})`;
 }
 
 /** hostReason for an http(s) URL's host. */
@@ -148,7 +235,8 @@ export function guardedRequest(url: string, opts: GuardedRequestOptions): Promis
     // A literal address skips the lookup: refuse it before any connection is
     // made, so a refused address looks the same whether its port is open or not.
     const literal = target.hostname.replace(/^\[|\]$/g, "");
-    if (net.isIP(literal) && !allowPrivate() && isPrivateAddress(literal)) return reject(new PrivateAddressError(literal));
+    const refused = net.isIP(literal) ? connectRefusal(literal) : undefined;
+    if (refused) return reject(refused);
     const client = target.protocol === "https:" ? https : http;
     const req = client.request(target, {
       method: opts.method ?? "GET",
@@ -160,8 +248,8 @@ export function guardedRequest(url: string, opts: GuardedRequestOptions): Promis
     });
     req.on("socket", (socket) => {
       const check = () => {
-        const address = socket.remoteAddress ?? "";
-        if (!allowPrivate() && isPrivateAddress(address)) req.destroy(new PrivateAddressError(address));
+        const refused = connectRefusal(socket.remoteAddress ?? "");
+        if (refused) req.destroy(refused);
       };
       // Names and literals are checked before connecting; this is the last word on the
       // address actually connected to (kept-alive sockets included).

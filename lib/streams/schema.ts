@@ -4,20 +4,31 @@ import { FiltersParam, NameSearch, OrderParam, TimeRange } from "@/lib/api/list-
 
 const positiveInt = z.number().int().positive();
 
+/**
+ * What one stream may ask its media node to encode, live, for as long as it
+ * broadcasts: renditions are never larger than the source nor above its frame
+ * rate (lib/media/fit.ts), and at most this many of at most 4K at 60 fps.
+ */
+const MAX_PROFILES = 6;
+const MAX_SIDE = 3840;
+const MAX_PIXELS = 3840 * 2160;
+const MAX_FPS = 60;
+
 export const Profile = z
   .strictObject({
     name: z.string().trim().min(1).max(64),
-    width: positiveInt.max(7680),
-    height: positiveInt.max(4320),
+    width: positiveInt.max(MAX_SIDE, `at most ${MAX_SIDE} (4K)`),
+    height: positiveInt.max(MAX_SIDE, `at most ${MAX_SIDE} (4K)`),
     bitrate: positiveInt.max(100_000_000).describe("bits per second"),
-    fps: positiveInt.max(240),
+    fps: positiveInt.max(MAX_FPS, `at most ${MAX_FPS}`),
   })
-  .meta({ id: "Profile" });
+  .refine((p) => p.width * p.height <= MAX_PIXELS, { message: "at most 4K: 3840x2160 pixels, or 2160x3840" })
+  .meta({ id: "Profile", description: "A live rendition: never larger than the source nor above its frame rate, whatever is asked." });
 export type Profile = z.infer<typeof Profile>;
 
 export const Profiles = z
   .array(Profile)
-  .max(8)
+  .max(MAX_PROFILES, `at most ${MAX_PROFILES} renditions`)
   .superRefine((profiles, ctx) => {
     const seen = new Set<string>();
     profiles.forEach((p, i) => {

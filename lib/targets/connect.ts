@@ -1,5 +1,5 @@
 import net from "node:net";
-import { resolveHost } from "@/lib/net/guard";
+import { connectRefusal, resolveHost } from "@/lib/net/guard";
 
 /**
  * How a media node's ffmpeg reaches a multistream target without resolving the
@@ -11,7 +11,8 @@ import { resolveHost } from "@/lib/net/guard";
  *   ffmpeg would have sent (with the host's name) is given explicitly;
  * - rtmps: TLS needs the name (SNI), so the URL is kept and ffmpeg's tls layer
  *   goes through a one-target CONNECT tunnel (`-http_proxy`) that opens the
- *   checked address only.
+ *   checked address only, checking it once more as ffmpeg connects.
+ * Each attempt of a push makes a new route, so each is checked again.
  */
 export interface TargetRoute {
   /** The URL to give ffmpeg. */
@@ -136,6 +137,12 @@ async function tunnel(url: string, parts: TargetUrlParts, address: string): Prom
       if (end < 0) return void (head.length > 8192 && client.destroy());
       client.off("data", onHead).pause();
       if (!head.startsWith(expected)) return void client.end("HTTP/1.1 403 Forbidden\r\n\r\n");
+      // Checked again as ffmpeg connects: this host's addresses may have changed since the route was made.
+      const refused = connectRefusal(address, parts.host);
+      if (refused) {
+        failure = refused.message;
+        return void client.end("HTTP/1.1 403 Forbidden\r\n\r\n");
+      }
       const upstream = net.connect({ host: address, port });
       track(upstream);
       upstream.once("error", (err) => {

@@ -60,7 +60,7 @@ export function rtmpReceiver(port: number, out: string): Running {
 
 export async function ffprobe(file: string) {
   const { stdout } = await exec("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", file]);
-  return JSON.parse(stdout) as { streams: { codec_type: string; codec_name: string; width?: number; height?: number }[]; format: { duration?: string } };
+  return JSON.parse(stdout) as { streams: { codec_type: string; codec_name: string; width?: number; height?: number; r_frame_rate?: string }[]; format: { duration?: string } };
 }
 
 /** Decodes every frame of a file; rejects if any is broken. */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { chunkPlan, defaultLadder, profileLadder } from "@/lib/assets/ladder";
+import { fitToSource } from "@/lib/media/fit";
 import { TranscodeProfile } from "@/lib/assets/schema";
 import { assetMasterPlaylist } from "@/lib/assets/master";
 import type { AssetRow, RenditionRow } from "@/lib/assets/service";
@@ -35,6 +36,18 @@ test("profiles keep the source's aspect inside the box asked, never above its fr
     { width: 1920, height: 1080, fps: 30 },
   );
   assert.deepEqual(sizes(plans), ["c 1280x720@24 3000k", "480p 854x480@30 900k", "a 320x180@30 200k"]);
+});
+
+test("profiles larger or faster than the source get the source's size and rate, under the names asked", () => {
+  const plans = profileLadder(
+    [{ height: 1080, bitrate: 6_000_000, fps: 60 }, { width: 1280, bitrate: 3_000_000 }, { name: "sq", width: 4000, height: 4000, bitrate: 1_000_000 }],
+    { width: 160, height: 90, fps: 15 },
+  );
+  assert.deepEqual(sizes(plans), ["1080p 160x90@15 6000k", "720p 160x90@15 3000k", "sq 160x90@15 1000k"]);
+  // An odd-sized source: the even size below it, never a pixel above.
+  assert.deepEqual(fitToSource({ width: 1920, height: 1080, fps: 30 }, { width: 161, height: 91 }), { width: 160, height: 90, fps: 30 });
+  assert.deepEqual(fitToSource({ width: 1920, height: 1080 }, { width: 90, height: 160, fps: 25 }), { width: 90, height: 160, fps: 25 }, "portrait");
+  assert.deepEqual(fitToSource({ height: 360 }, { width: 1920, height: 1080, fps: 50 }), { width: 640, height: 360, fps: 50 });
 });
 
 test("profiles: only H.264, names safe as path segments and unique, a bitrate required", () => {
