@@ -10,6 +10,7 @@ import { startBackgroundWork } from "@/lib/jobs/start";
 import { startNodeWatch } from "@/lib/live/nodes";
 import { endSessionsOfNode } from "@/lib/live/service";
 import { observeRequest } from "@/lib/metrics";
+import { servingRequest } from "@/lib/origin";
 import { clientAddress, CLIENT_ADDRESS_HEADER } from "@/lib/rate-limits/address";
 import { limits } from "@/lib/rate-limits/limits";
 import { startPlaybackLimit } from "@/lib/rate-limits/playback";
@@ -46,7 +47,8 @@ async function main() {
     // Next.js answers a path it cannot percent-decode with a bare 500; say what is wrong instead.
     if (!decodablePath(req.url ?? "/")) return void answer(res, 400, "the URL path is not valid percent-encoded UTF-8");
     if (!playbackLimit.admit(req, res)) return;
-    if (handle) return handle(req, res);
+    // URLs handed out while answering are at the origin the request came to (without PUBLIC_URL).
+    if (handle) return servingRequest(incomingHeaders(req), () => handle!(req, res));
     answer(res, 503, "starting", { "retry-after": "1" });
   });
   server.keepAliveTimeout = 65_000;
@@ -112,6 +114,11 @@ async function main() {
   process.removeAllListeners("SIGTERM");
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/** A Node request's headers, read as a fetch Headers would be. */
+function incomingHeaders(req: http.IncomingMessage) {
+  return { get: (name: string) => [req.headers[name] ?? []].flat().join(", ") || null };
 }
 
 function decodablePath(url: string): boolean {

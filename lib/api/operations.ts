@@ -138,7 +138,7 @@ export const operations = {
   mediaNodeBeat: { method: "POST", path: "/internal/media/node", tag: "Media nodes", summary: "A media node registers and heartbeats (every 2 s)", auth: "media", body: NodeBeat, status: 200, response: NodeBeatReply, errors: [422], internal: true },
   storeMediaObject: { method: "PUT", path: "/internal/media/object", tag: "Media nodes", summary: "A node without direct access to the bucket stores a live HLS file, live thumbnail or recording segment through the app", auth: "media", query: z.object({ key: z.string().regex(MEDIA_OBJECT_KEY, "not a live media key") }), status: 204, errors: [422], raw: "the file's bytes", internal: true },
   removeMediaObjects: { method: "DELETE", path: "/internal/media/object", tag: "Media nodes", summary: "Remove a finished broadcast's live renditions", auth: "media", query: z.object({ prefix: z.string().regex(MEDIA_PREFIX, "not a live media folder") }), status: 204, errors: [422], internal: true },
-  listMediaNodes: { method: "GET", path: "/media-node", tag: "Operations", summary: "List media nodes", auth: "user", status: 200, response: z.array(MediaNode) },
+  listMediaNodes: { method: "GET", path: "/media-node", tag: "Operations", summary: "List media nodes (operators: accounts with the admin role)", auth: "user", status: 200, response: z.array(MediaNode), errors: [403] },
 } as const satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;

@@ -11,6 +11,10 @@ export const Password = z
   .max(200)
   .refine((p) => !isCommonPassword(p), "is one of the most common passwords, the first ones guessed: choose another");
 
+/** "admin": an operator of the deployment (set with the CLI); sees the media nodes. */
+export const Role = z.enum(["user", "admin"]);
+export type Role = z.infer<typeof Role>;
+
 export const SignUp = z.strictObject({
   email: Email,
   password: Password,

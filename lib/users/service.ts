@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { users } from "@/db/schema";
 import { config } from "@/lib/config";
@@ -8,7 +8,7 @@ import { limits, refusalMessage } from "@/lib/rate-limits/limits";
 import { countHits } from "@/lib/rate-limits/store";
 import { newId } from "@/lib/ids";
 import { hashPassword, verifyPassword } from "./password";
-import type { SignUp, User } from "./schema";
+import type { Role, SignUp, User } from "./schema";
 
 type UserRow = typeof users.$inferSelect;
 
@@ -68,9 +68,26 @@ export async function signUp(input: SignUp, fromAddress: string): Promise<User> 
   return { id: newId(), email: input.email, ...(input.name ? { name: input.name } : {}), createdAt: Date.now() };
 }
 
-/** Sets or replaces a user's password (operators' CLI). */
+const nextSessionVersion = sql`${users.sessionVersion} + 1`;
+
+/** Sets or replaces a user's password (operators' CLI), and ends every dashboard session of the account. */
 export async function setPassword(userId: string, password: string) {
-  await db().update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, userId));
+  await db().update(users).set({ passwordHash: await hashPassword(password), sessionVersion: nextSessionVersion }).where(eq(users.id, userId));
+}
+
+/** Ends every dashboard session of the account (lib/auth/sessions.ts); its API keys stay. */
+export async function endAllSessions(userId: string) {
+  await db().update(users).set({ sessionVersion: nextSessionVersion }).where(eq(users.id, userId));
+}
+
+export async function setRole(userId: string, role: Role) {
+  await db().update(users).set({ role }).where(eq(users.id, userId));
+}
+
+/** Operators' views (the media nodes) are for accounts with the admin role. */
+export async function requireAdmin(userId: string) {
+  const user = await findUserById(userId);
+  if (user?.role !== "admin") throw forbidden("only operators (accounts with the admin role, given with `cli -- users set-role`) see this");
 }
 
 /** The user whose email and password match, or undefined. Same work either way, against timing probes. */
