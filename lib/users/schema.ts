@@ -22,6 +22,9 @@ export const SignUp = z.strictObject({
 });
 export type SignUp = z.infer<typeof SignUp>;
 
+/** The token of a mailed sign-up link (lib/users/verification.ts). */
+export const VerifySignUp = z.strictObject({ token: z.string().min(1).max(4096) });
+
 export const User = z
   .object({
     id: z.string(),
