@@ -6,10 +6,11 @@ import { SessionProvider } from "next-auth/react";
 import { useState, type ReactNode } from "react";
 import { ApiRequestError } from "@/lib/client/api";
 import { signInPath } from "@/lib/client/callback";
+import { isSigningOut } from "@/lib/client/sign-out";
 
 /** An expired session makes every call fail with 401: send the user to sign in again. */
 function onAuthError(error: Error) {
-  if (error instanceof ApiRequestError && error.status === 401) {
+  if (error instanceof ApiRequestError && error.status === 401 && !isSigningOut()) {
     window.location.assign(signInPath(window.location.pathname + window.location.search));
   }
 }

@@ -27,7 +27,28 @@ export const users = pgTable("users", {
   name: text("name"),
   passwordHash: text("password_hash"),
   createdAt: createdAt(),
+  /**
+   * Raised to end every dashboard session of the account at once (a password reset): a
+   * session cookie names the version it was issued under and is refused under another.
+   */
+  sessionVersion: integer("session_version").notNull().default(0),
+  /** "admin": an operator of the deployment (set with the CLI), who also sees the media nodes. */
+  role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
 });
+
+/**
+ * Dashboard sessions ended by signing out, until the last copy of their cookie would have
+ * expired anyway (a JWT cookie holds no server state to delete).
+ */
+export const endedSessions = pgTable(
+  "ended_sessions",
+  {
+    /** The session's id (its JWT's `sid` claim, the same through every re-issue of the cookie). */
+    id: text("id").primaryKey(),
+    expiresAt: ms("expires_at").notNull(),
+  },
+  (t) => [index("ended_sessions_expires_idx").on(t.expiresAt)],
+);
 
 export const apiKeys = pgTable(
   "api_keys",
@@ -112,9 +133,8 @@ export const sessions = pgTable(
     isActive: boolean("is_active").notNull().default(false),
     lastSeen: ms("last_seen"),
     ...segmentCounters(),
+    /** "waiting" (playable as HLS, a reconnect may continue it), then "ready" (an asset, and an MP4). */
     recordingStatus: text("recording_status"),
-    recordingUrl: text("recording_url"),
-    mp4Url: text("mp4_url"),
     assetId: text("asset_id"),
     /** When its HLS playlist first worked (stream.started). */
     readyAt: ms("ready_at"),

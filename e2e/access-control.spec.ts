@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, sign, verify } from "node:crypto";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { signUp, unique } from "./accounts";
+import { fromDashboard, signUp, unique } from "./accounts";
 import { makeMedia, putFile, tmpDir } from "../test/support/vod";
 
 /**
@@ -30,7 +30,7 @@ const currentTime = (video: Locator) => video.evaluate((v: HTMLVideoElement) => 
 test("signing keys: the private key shown once, a test token signed in the browser, rename, disable, delete", async ({ page }) => {
   await signUp(page, { name: "Key Keeper" });
   const name = `Backend ${unique()}`;
-  const created = await page.request.post("/api/stream", { data: { name: `Private show ${unique()}` } });
+  const created = await page.request.post("/api/stream", { headers: fromDashboard, data: { name: `Private show ${unique()}` } });
   expect(created.status()).toBe(201);
   const stream = (await created.json()) as { id: string; name: string; playbackId: string };
 
@@ -127,10 +127,10 @@ test("signing keys: the private key shown once, a test token signed in the brows
 
 test("a stream and a video set to signed JWT: private without a token, refused with a bad one, playing with a good one", async ({ page, browser }) => {
   await signUp(page, { name: "Private Creator" });
-  const key = await (await page.request.post("/api/access-control/signing-key", { data: { name: "server" } })).json();
-  const stream = await (await page.request.post("/api/stream", { data: { name: `Members only ${unique()}` } })).json();
+  const key = await (await page.request.post("/api/access-control/signing-key", { headers: fromDashboard, data: { name: "server" } })).json();
+  const stream = await (await page.request.post("/api/stream", { headers: fromDashboard, data: { name: `Members only ${unique()}` } })).json();
   const file = await makeMedia(tmpDir(), "mp4", { seconds: 60, size: "320x180" });
-  const requested = await (await page.request.post("/api/asset/request-upload", { data: { name: path.basename(file) } })).json();
+  const requested = await (await page.request.post("/api/asset/request-upload", { headers: fromDashboard, data: { name: path.basename(file) } })).json();
   expect((await putFile(requested.url, file)).status).toBe(200);
   const asset = requested.asset as { id: string; playbackId: string };
 

@@ -15,3 +15,10 @@ export async function signUp(page: Page, { email = `creator-${unique()}@example.
   await expect(page).toHaveURL(/\/streams$/);
   return email;
 }
+
+/**
+ * Headers of the signed-in creator's API calls through `page.request`, as the dashboard's own
+ * pages make them: a browser names the page's origin, and cookie-authenticated changes that
+ * name no page of this app are refused.
+ */
+export const fromDashboard = { origin: new URL(process.env.CASTLINE_URL!).origin };

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { PASSWORD, signUp, unique } from "./accounts";
+import { fromDashboard, PASSWORD, signUp, unique } from "./accounts";
 
 /**
  * Signing in and out keeps the user on this app, at the origin the browser used (the
@@ -26,7 +26,7 @@ test("signing out lands on this app's sign-in page", async ({ page, baseURL }) =
 test("a signed-out visit to a dashboard page returns to it after signing in", async ({ page, browser }) => {
   const email = `return-${unique()}@example.com`;
   await signUp(page, { email });
-  const res = await page.request.post("/api/stream", { data: { name: `Return ${unique()}` } });
+  const res = await page.request.post("/api/stream", { headers: fromDashboard, data: { name: `Return ${unique()}` } });
   expect(res.status()).toBe(201);
   const stream = (await res.json()) as { id: string; name: string };
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { publish, rtmpUrl, type Running } from "../test/support/media";
+import { fromDashboard } from "./accounts";
 
 /**
  * A creator broadcasts with a keyframe every 3 s, watches the health graph tell them so,
@@ -30,6 +31,7 @@ test("broadcasts list their recordings, and ingest health is a graph that names 
     await expect(page).toHaveURL(/\/streams$/);
     const name = `Studio ${unique}`;
     const res = await page.request.post("/api/stream", {
+      headers: fromDashboard,
       data: { name, record: true, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] },
     });
     expect(res.status()).toBe(201);

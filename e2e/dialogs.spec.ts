@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUp } from "./accounts";
+import { fromDashboard, signUp } from "./accounts";
 
 /**
  * Every dialog puts the keyboard where the work is: its first field, or, in a confirmation
@@ -18,8 +18,8 @@ async function opens(page: Page, button: string, dialogName: string, focused: { 
 
 test("each dialog focuses its first field, or Cancel when it only asks", async ({ page }) => {
   await signUp(page);
-  const stream = (await (await page.request.post("/api/stream", { data: { name: "Focus show" } })).json()) as { id: string };
-  expect((await page.request.post("/api/api-key", { data: { name: "Focus key" } })).status()).toBe(201);
+  const stream = (await (await page.request.post("/api/stream", { headers: fromDashboard, data: { name: "Focus show" } })).json()) as { id: string };
+  expect((await page.request.post("/api/api-key", { headers: fromDashboard, data: { name: "Focus key" } })).status()).toBe(201);
 
   await page.goto("/streams");
   await opens(page, "New stream", "Create a stream", { label: "Stream name" });

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { freePort } from "@/lib/net/free-port";
 import { publish, rtmpUrl, type Running } from "../test/support/media";
+import { fromDashboard } from "./accounts";
 
 /**
  * A creator multistreams to two platforms, one of which refuses the connection: the stream
@@ -34,7 +35,7 @@ test("the stream page shows each target's live state; the targets page shows hos
     await expect(page).toHaveURL(/\/streams$/);
 
     const post = async (path: string, data: unknown) => {
-      const res = await page.request.post(path, { data });
+      const res = await page.request.post(path, { headers: fromDashboard, data });
       expect(res.status(), path).toBe(201);
       return (await res.json()) as { id: string; streamKey: string };
     };

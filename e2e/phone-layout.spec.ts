@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from "@playwright/test";
-import { signUp } from "./accounts";
+import { fromDashboard, signUp } from "./accounts";
 
 /** At 390 px nothing a creator needs is hidden or cut: API key dates, webhook event names. */
 
@@ -24,7 +24,7 @@ async function fitsItsText(element: Locator) {
 
 test("API keys keep created and last used at 390 px", async ({ page }) => {
   await signUp(page);
-  expect((await page.request.post("/api/api-key", { data: { name: "Phone key" } })).status()).toBe(201);
+  expect((await page.request.post("/api/api-key", { headers: fromDashboard, data: { name: "Phone key" } })).status()).toBe(201);
   await page.goto("/api-keys");
   const row = page.getByRole("row", { name: /Phone key/ });
   await expect(row.getByTestId("api-key-dates")).toBeVisible();
@@ -36,7 +36,7 @@ test("API keys keep created and last used at 390 px", async ({ page }) => {
 test("webhook event choices are whole at 390 px: the test-event list and the add dialog", async ({ page }) => {
   await signUp(page);
   // 93.184.215.14 is a public address; nothing is sent until an event happens.
-  const res = await page.request.post("/api/webhook", { data: { name: "Phone hook", url: "https://93.184.215.14/hook", events: ["multistream.disconnected"] } });
+  const res = await page.request.post("/api/webhook", { headers: fromDashboard, data: { name: "Phone hook", url: "https://93.184.215.14/hook", events: ["multistream.disconnected"] } });
   expect(res.status()).toBe(200);
   const webhook = (await res.json()) as { id: string };
 

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Locator } from "@playwright/test";
+import { fromDashboard } from "./accounts";
 
 /**
  * A viewer watches a live stream: a creator makes a stream, ffmpeg broadcasts a test
@@ -62,6 +63,7 @@ test("a live broadcast plays in the player, embedded on another site, and in the
 
       // page.request carries the session cookie the sign-up just set.
       const res = await page.request.post("/api/stream", {
+        headers: fromDashboard,
         data: { name: streamName, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] },
       });
       expect(res.status(), "POST /api/stream").toBe(201);

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { fromDashboard } from "./accounts";
 
 /**
  * A 720p upload gets its ABR ladder: the asset page lists the renditions with their
@@ -48,7 +49,7 @@ test("renditions show on the asset page and in the player's quality menu, and th
   await expect(page).toHaveURL(/\/streams$/);
 
   // Through the API with the dashboard's session: the upload UI has its own test.
-  const requested = await page.request.post("/api/asset/request-upload", { data: { name: `Ladder ${unique}`, staticMp4: true } });
+  const requested = await page.request.post("/api/asset/request-upload", { headers: fromDashboard, data: { name: `Ladder ${unique}`, staticMp4: true } });
   expect(requested.status(), await requested.text()).toBe(200);
   const { url, asset } = (await requested.json()) as { url: string; asset: { id: string; playbackId: string } };
   const put = await page.request.put(url, { data: fs.readFileSync(file), headers: { "content-type": "video/mp4" } });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUp, unique } from "./accounts";
+import { fromDashboard, signUp, unique } from "./accounts";
 import { publish, rtmpUrl, type Running } from "../test/support/media";
 
 /** A creator renames a stream and a video, changes the renditions, and rotates a leaked key. */
@@ -21,7 +21,7 @@ test("rename a stream, edit its renditions, rotate its key (a live broadcast on 
   let publisher: Running | undefined;
   try {
     await signUp(page);
-    const res = await page.request.post("/api/stream", { data: { name: `Show ${id}`, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] } });
+    const res = await page.request.post("/api/stream", { headers: fromDashboard, data: { name: `Show ${id}`, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] } });
     expect(res.status()).toBe(201);
     const stream = (await res.json()) as { id: string; streamKey: string };
     await page.goto(`/streams/${stream.id}`);
@@ -85,7 +85,7 @@ test("rename a stream, edit its renditions, rotate its key (a live broadcast on 
 
 test("rename a video", async ({ page }) => {
   await signUp(page);
-  const res = await page.request.post("/api/asset/request-upload", { data: { name: `Clip ${id}` } });
+  const res = await page.request.post("/api/asset/request-upload", { headers: fromDashboard, data: { name: `Clip ${id}` } });
   expect(res.status()).toBe(200);
   const { asset } = (await res.json()) as { asset: { id: string } };
   await page.goto(`/assets/${asset.id}`);

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { publish, rtmpUrl, type Running } from "../test/support/media";
+import { fromDashboard } from "./accounts";
 
 /**
  * A creator keeps the stream page open while a broadcast starts and ends: the header,
@@ -19,6 +20,7 @@ test("the stream page follows a broadcast from start to end without a reload", a
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(page).toHaveURL(/\/streams$/);
     const res = await page.request.post("/api/stream", {
+      headers: fromDashboard,
       data: { name: `Live page ${unique}`, record: true, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] },
     });
     expect(res.status()).toBe(201);

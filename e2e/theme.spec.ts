@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUp } from "./accounts";
+import { fromDashboard, signUp } from "./accounts";
 
 /**
  * Dark mode: the dashboard follows the system until the creator picks a theme in the sidebar;
@@ -34,7 +34,7 @@ test.use({ colorScheme: "dark" });
 
 test("the dashboard follows a dark system, and a chosen theme sticks across reloads", async ({ page }) => {
   await signUp(page);
-  const stream = (await (await page.request.post("/api/stream", { data: { name: "Night show" } })).json()) as { id: string };
+  const stream = (await (await page.request.post("/api/stream", { headers: fromDashboard, data: { name: "Night show" } })).json()) as { id: string };
   await page.goto(`/streams/${stream.id}`);
   const theme = page.getByRole("group", { name: "Theme" }).first();
 

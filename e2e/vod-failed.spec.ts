@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
+import { fromDashboard } from "./accounts";
 
 /**
  * A file that is not a video uploads, then fails processing: its row says so in red
@@ -37,7 +38,7 @@ test("a failed upload looks failed, and the library requests only thumbnails tha
   await expect(page.getByRole("heading", { name: "Uploads" }).locator("..")).toContainText("1 failed");
 
   // A video that never arrives (waiting) has no thumbnail either.
-  expect((await page.request.post("/api/asset/request-upload", { data: { name: `Waiting ${unique}` } })).ok()).toBe(true);
+  expect((await page.request.post("/api/asset/request-upload", { headers: fromDashboard, data: { name: `Waiting ${unique}` } })).ok()).toBe(true);
   await page.reload();
   await expect(page.getByText(`Waiting ${unique}`).first()).toBeVisible();
   await expect(page.getByText(`noise-${unique}.mp4`).first()).toBeVisible();

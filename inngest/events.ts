@@ -69,3 +69,8 @@ export type WebhookEventData = z.infer<typeof WebhookEventData>;
 export const webhookDeliveryRequested = eventType("webhook/delivery.requested", {
   schema: z.object({ webhookId: z.string(), event: WebhookEventData }),
 });
+
+/** A mail to send (lib/mail.ts): sign-up links. Its text may hold a sign-up link, itself sealed. */
+export const mailRequested = eventType("mail/requested", {
+  schema: z.object({ to: z.string(), subject: z.string(), text: z.string() }),
+});

@@ -24,6 +24,16 @@ const ConfigSchema = z.object({
   AUTH_TRUST_HOST: bool.default(false),
   ALLOW_SIGNUP: bool.default(true),
   /**
+   * Outgoing mail: smtp://user:password@host:587 (STARTTLS when the server offers it) or
+   * smtps://…:465. With it, sign-up proves the address: the account is made from a link mailed to it.
+   */
+  SMTP_URL: z
+    .url({ message: "must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587" })
+    .regex(/^smtps?:\/\//i, "must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587")
+    .optional(),
+  /** The From of the mail Castline sends, e.g. "Castline <video@example.com>". */
+  MAIL_FROM: z.string().min(3).max(200).optional(),
+  /**
    * How many reverse proxies in front append the client's address to X-Forwarded-For. 0: the
    * connection's peer is the client and X-Forwarded-For is ignored (a client could write anything there).
    */
@@ -114,6 +124,9 @@ const ConfigSchema = z.object({
   /** Tests: check every JSON answer against its operation's declared schema (lib/api/route.ts). */
   CHECK_RESPONSES: bool.default(false),
 }).superRefine((c, ctx) => {
+  if (c.SMTP_URL && !c.MAIL_FROM) {
+    ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "SMTP_URL needs MAIL_FROM, the address Castline's mail comes from" });
+  }
   const s3 = [c.S3_ENDPOINT, c.S3_BUCKET, c.S3_ACCESS_KEY_ID, c.S3_SECRET_ACCESS_KEY];
   if (s3.some(Boolean) && !s3.every(Boolean)) {
     ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "S3 storage needs all of S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY" });

@@ -38,18 +38,19 @@ const SEAL_KEY = "castline sealed job data v1";
  * job tables, failure records and an Inngest server never hold them in plaintext.
  * Changing AUTH_SECRET makes jobs still waiting with sealed data fail.
  */
-export function seal(value: unknown): string {
+export function seal(value: unknown, purpose = SEAL_KEY): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", derivedKey(SEAL_KEY), iv);
+  const cipher = createCipheriv("aes-256-gcm", derivedKey(purpose), iv);
   const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final(), cipher.getAuthTag()]);
   return `sealed.v1.${iv.toString("base64url")}.${body.toString("base64url")}`;
 }
 
-export function unseal<T>(sealed: string): T {
+/** `purpose`: what else is sealed this way (a key of its own), e.g. sign-up links; by default, job data. */
+export function unseal<T>(sealed: string, purpose = SEAL_KEY): T {
   const [, version, iv, body] = sealed.split(".");
-  if (version !== "v1" || !iv || !body) throw new Error("not sealed job data");
+  if (version !== "v1" || !iv || !body) throw new Error("not sealed data");
   const bytes = Buffer.from(body, "base64url");
-  const decipher = createDecipheriv("aes-256-gcm", derivedKey(SEAL_KEY), Buffer.from(iv, "base64url"));
+  const decipher = createDecipheriv("aes-256-gcm", derivedKey(purpose), Buffer.from(iv, "base64url"));
   decipher.setAuthTag(bytes.subarray(-16));
   return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(0, -16)), decipher.final()]).toString("utf8")) as T;
 }

@@ -4,14 +4,19 @@ import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
 import { createApiKey } from "@/lib/api-keys/service";
 import { listNodes } from "@/lib/live/nodes";
-import { Email, Password } from "@/lib/users/schema";
-import { createUser, findUserByEmail, setPassword } from "@/lib/users/service";
+import { Email, Password, Role } from "@/lib/users/schema";
+import { createUser, endAllSessions, findUserByEmail, setPassword, setRole } from "@/lib/users/service";
 
 const USAGE = `Castline operator CLI
 
   npm run --silent cli -- users create --email E [--password-stdin] [--name N]
                                           (--password-stdin: the password is read from stdin,
-                                           never from the command line, where \`ps\` shows it)
+                                           never from the command line, where \`ps\` shows it;
+                                           for an existing account it replaces the password
+                                           and ends its dashboard sessions)
+  npm run --silent cli -- users set-role --email E --role admin|user
+                                          (admin: an operator, who also sees the media nodes)
+  npm run --silent cli -- users sign-out --email E   (ends every dashboard session of the account)
   npm run --silent cli -- keys create --email E [--name N]     (creates the user if missing;
                                                                prints the key alone on the last line)
   npm run --silent cli -- nodes list                           (media nodes: health, load, live sessions)`;
@@ -45,22 +50,32 @@ async function readStdin(): Promise<string> {
 async function main() {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { email: { type: "string" }, "password-stdin": { type: "boolean" }, name: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: { email: { type: "string" }, "password-stdin": { type: "boolean" }, name: { type: "string" }, role: { type: "string" }, help: { type: "boolean", short: "h" } },
   });
   const command = positionals.join(" ");
-  if (values.help || !["users create", "keys create", "nodes list"].includes(command)) {
+  if (values.help || !["users create", "users set-role", "users sign-out", "keys create", "nodes list"].includes(command)) {
     console.log(USAGE);
     process.exit(values.help ? 0 : 2);
   }
   if (command === "nodes list") return withDatabase(printNodes);
   if (!values.email) fail("--email is required");
   const email = parseOrFail(Email, values.email, "--email");
+  if (command === "users set-role" || command === "users sign-out") {
+    const role = command === "users set-role" ? parseOrFail(Role, values.role, "--role") : undefined;
+    return withDatabase(async () => {
+      const user = await findUserByEmail(email);
+      if (!user) throw new Error(`no account has the email ${email}`);
+      if (role) await setRole(user.id, role);
+      else await endAllSessions(user.id);
+      console.log(role ? `user ${user.email} now has the role ${role}` : `ended every dashboard session of ${user.email}`);
+    });
+  }
   const password = values["password-stdin"] ? parseOrFail(Password, await readStdin(), "the password on stdin") : undefined;
 
   await withDatabase(async () => {
     if (command === "users create") {
       const { user, created } = await findOrCreateUser(email, password, values.name);
-      console.log(created ? `created user ${user.email} (${user.id})` : `user ${user.email} exists (${user.id})${password ? "; password updated" : ""}`);
+      console.log(created ? `created user ${user.email} (${user.id})` : `user ${user.email} exists (${user.id})${password ? "; password updated, its dashboard sessions ended" : ""}`);
     } else {
       const { user, created } = await findOrCreateUser(email, password);
       if (created) console.log(`created user ${user.email} (${user.id})`);

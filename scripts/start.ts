@@ -11,6 +11,7 @@ import { startBackgroundWork } from "@/lib/jobs/start";
 import { startNodeWatch } from "@/lib/live/nodes";
 import { endSessionsOfNode } from "@/lib/live/service";
 import { observeRequest } from "@/lib/metrics";
+import { servingRequest } from "@/lib/origin";
 import { clientAddress, CLIENT_ADDRESS_HEADER } from "@/lib/rate-limits/address";
 import { limits } from "@/lib/rate-limits/limits";
 import { startPlaybackLimit } from "@/lib/rate-limits/playback";
@@ -54,7 +55,8 @@ async function main() {
     // While the database is out of reach every answer that needs it would be a 500 or a wait:
     // say so at once (the built pages' static files need nothing).
     if (database.down && !req.url?.startsWith("/_next/static/")) return void answer(res, 503, DATABASE_UNAVAILABLE, { "retry-after": String(RETRY_AFTER_S) });
-    if (handle) return handle(req, res);
+    // URLs handed out while answering are at the origin the request came to (without PUBLIC_URL).
+    if (handle) return servingRequest(incomingHeaders(req), () => handle!(req, res));
     answer(res, 503, "starting", { "retry-after": "1" });
   });
   server.keepAliveTimeout = 65_000;
@@ -133,6 +135,11 @@ function closeOnUnreadBody(req: http.IncomingMessage, res: http.ServerResponse) 
 }
 
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** A Node request's headers, read as a fetch Headers would be. */
+function incomingHeaders(req: http.IncomingMessage) {
+  return { get: (name: string) => [req.headers[name] ?? []].flat().join(", ") || null };
+}
 
 function decodablePath(url: string): boolean {
   try {

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startAppProcess, type AppProcess } from "../scripts/app-process";
-import { BASE } from "./support/client";
+import { BASE, raw } from "./support/client";
 import { createScratchDatabase } from "./support/database";
 
 /**
@@ -13,26 +12,6 @@ import { createScratchDatabase } from "./support/database";
  * proxy the operator trusts, the forwarded one), and a signed-out visit to a dashboard
  * page comes back to it after sign-in. (The rules themselves: test/unit/auth-origin.test.ts.)
  */
-
-interface Raw {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A request with headers fetch() will not send as given (Host). */
-function raw(base: string, method: string, pathname: string, headers: Record<string, string>, body?: string): Promise<Raw> {
-  const url = new URL(pathname, base);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers }, (res) => {
-      let text = "";
-      res.on("data", (c) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
 
 /** Where POST /api/auth/signout (as the dashboard's sign-out button sends it) redirects to. */
 async function signOutLocation(base: string, headers: Record<string, string> = {}): Promise<string> {

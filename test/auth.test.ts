@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
-import { promisify } from "node:util";
+import { cli } from "./support/cli";
 import { Api, call, newAccount, signIn } from "./support/client";
-
-const exec = promisify(execFile);
 
 describe("health", () => {
   test("GET /api/health answers 200 without auth", async () => {
@@ -118,11 +115,9 @@ describe("dashboard sign-up and sign-in", () => {
 });
 
 describe("operator CLI", () => {
-  const cli = (...args: string[]) => exec(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { env: process.env });
-
   test("keys create makes the user and prints a working key on the last line, while the app runs", async () => {
     const email = `cli-${randomUUID()}@example.com`;
-    const { stdout } = await cli("keys", "create", "--email", email, "--name", "ops");
+    const { stdout } = await cli(["keys", "create", "--email", email, "--name", "ops"]);
     const key = stdout.trim().split("\n").at(-1)!;
     const me = await new Api(key, email).get("user/me");
     assert.equal(me.status, 200);
@@ -131,22 +126,20 @@ describe("operator CLI", () => {
 
   test("users create sets a password read from stdin (never from the command line) that signs in", async () => {
     const email = `cli-${randomUUID()}@example.com`;
-    const created = cli("users", "create", "--email", email, "--password-stdin");
-    created.child.stdin!.end("operator-pass\n");
-    await created;
+    await cli(["users", "create", "--email", email, "--password-stdin"], { stdin: "operator-pass\n" });
     const cookie = await signIn(email, "operator-pass");
     assert.equal((await call("GET", "user/me", { cookie })).status, 200);
-    await assert.rejects(cli("users", "create", "--email", email, "--password", "on-the-command-line"), (err: { code: number }) => err.code !== 0);
+    await assert.rejects(cli(["users", "create", "--email", email, "--password", "on-the-command-line"]), (err: { code: number }) => err.code !== 0);
   });
 
   test("users create tells the operator when the email already has an account", async () => {
     const email = `cli-${randomUUID()}@example.com`;
     assert.equal((await call("POST", "user", { body: { email, password: "signed up myself" } })).status, 201);
-    const { stdout } = await cli("users", "create", "--email", email);
+    const { stdout } = await cli(["users", "create", "--email", email]);
     assert.match(stdout, new RegExp(`user ${email} exists`));
   });
 
   test("bad arguments exit non-zero with a message", async () => {
-    await assert.rejects(cli("keys", "create", "--email", "nope"), (err: { stderr: string }) => /--email/.test(err.stderr));
+    await assert.rejects(cli(["keys", "create", "--email", "nope"]), (err: { stderr: string }) => /--email/.test(err.stderr));
   });
 });

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { operations } from "@/lib/api/operations";
+import { makeAdmin } from "./support/cli";
 import { Api, newAccount } from "./support/client";
 import { startCluster, type Cluster } from "./support/cluster";
 import { decodes, ffprobe, publish, rtmpUrl, until, type Running } from "./support/media";
@@ -41,6 +42,13 @@ after(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
+/** A new account with the admin role (operators see the media nodes), made through this instance. */
+async function operatorAt(base: string) {
+  const api = await newAccount(base);
+  await makeAdmin(api.email, { ...cluster.env, DATA_DIR: cluster.appDataDirs[0] });
+  return api;
+}
+
 /** The same account, through another app instance. */
 const at = (api: Api, base: string) => new Api(api.key, api.email, base);
 
@@ -77,7 +85,7 @@ const idle = (api: Api, id: string, ms = 20_000) => until(`stream ${id} idle`, a
 describe("Castline on many machines", { concurrency: false }, () => {
   test("both nodes register, heartbeat and are listed for encoders, through either instance", async () => {
     const [a1, a2] = cluster.apps;
-    const api = await newAccount(a1.url);
+    const api = await operatorAt(a1.url);
     for (const base of [a1.url, a2.url]) {
       const ingests = await until("both nodes listed", async () => {
         const res = await at(api, base).call(operations.listIngests);
@@ -153,7 +161,7 @@ describe("Castline on many machines", { concurrency: false }, () => {
   test("kill -9 of a node mid-broadcast: the session ends once, continues on the other node, and its recording holds both parts", async () => {
     const [a1, a2] = cluster.apps;
     const [n1, n2] = cluster.nodes;
-    const api = await newAccount(a2.url);
+    const api = await operatorAt(a2.url);
     const rx = await startReceiver();
     receivers.push(rx);
     await api.post("webhook", { name: "rx", url: rx.url, events: ["stream.started", "stream.idle", "recording.waiting", "recording.ready"] });
@@ -211,7 +219,7 @@ describe("Castline on many machines", { concurrency: false }, () => {
 
   test("a node declared lost is fenced: it cannot report, heartbeat into, or take back a session", async () => {
     const [a1] = cluster.apps;
-    const api = await newAccount(a1.url);
+    const api = await operatorAt(a1.url);
     const stream = (await api.post("stream", { name: "fenced" })).body;
     const broadcaster = broadcast(rtmpUrl(stream.streamKey, cluster.nodes[1].rtmpPort));
     try {

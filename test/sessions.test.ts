@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { sessions } from "@/db/schema";
-import { newAccount, PROFILES } from "./support/client";
+import { BASE, newAccount, PROFILES } from "./support/client";
 import { db, startSession } from "./support/db";
 
 describe("sessions", () => {
@@ -31,7 +31,7 @@ describe("sessions", () => {
     const recorded = await startSession(s.id);
     await db()
       .update(sessions)
-      .set({ recordingStatus: "ready", recordingUrl: "http://x/rec/index.m3u8", mp4Url: "http://x/rec/video.mp4" })
+      .set({ recordingStatus: "ready" })
       .where(eq(sessions.id, recorded.id));
 
     const all = (await api.get(`stream/${s.id}/sessions`)).body;
@@ -39,8 +39,8 @@ describe("sessions", () => {
     const onlyRecorded = (await api.get(`stream/${s.id}/sessions?record=1`)).body;
     assert.equal(onlyRecorded.length, 1);
     assert.equal(onlyRecorded[0].recordingStatus, "ready");
-    assert.equal(onlyRecorded[0].recordingUrl, "http://x/rec/index.m3u8");
-    assert.equal(onlyRecorded[0].mp4Url, "http://x/rec/video.mp4");
+    assert.equal(onlyRecorded[0].recordingUrl, `${BASE}/recordings/${recorded.id}/index.m3u8`);
+    assert.equal(onlyRecorded[0].mp4Url, `${BASE}/recordings/${recorded.id}/video.mp4`);
   });
 
   test("historic child stream objects appear in /stream unless streamsonly=1, and are read-only", async () => {

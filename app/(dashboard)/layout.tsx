@@ -13,7 +13,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!session?.user?.email) redirect(signInPath((await headers()).get(PAGE_HEADER)));
   return (
     <Providers session={session}>
-      <DashboardShell user={{ email: session.user.email, name: session.user.name }}>{children}</DashboardShell>
+      <DashboardShell user={{ email: session.user.email, name: session.user.name, role: session.user.role }}>{children}</DashboardShell>
     </Providers>
   );
 }

@@ -4,6 +4,7 @@ import { AuthLayout } from "@/components/auth/auth-layout";
 import { SignUpForm } from "@/components/auth/auth-forms";
 import { auth } from "@/lib/auth";
 import { safeCallback } from "@/lib/client/callback";
+import { canMail } from "@/lib/mail";
 
 export const metadata: Metadata = { title: "Create your account" };
 
@@ -13,7 +14,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
   if ((await auth())?.user) redirect(safeCallback(target));
   return (
     <AuthLayout title="Create your account" subtitle="Start streaming in a couple of minutes.">
-      <SignUpForm callbackUrl={target} />
+      <SignUpForm callbackUrl={target} confirmByMail={canMail()} />
     </AuthLayout>
   );
 }

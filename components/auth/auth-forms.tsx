@@ -18,7 +18,8 @@ async function startSession(email: string, password: string) {
   if (!result || result.error) throw new ApiRequestError(401, ["Incorrect email or password."]);
 }
 
-function useAuthSubmit(run: (form: FormData) => Promise<void>, destination: string) {
+/** `run` signs in and the page goes to `destination`, unless it answers "stay". */
+function useAuthSubmit(run: (form: FormData) => Promise<"stay" | void>, destination: string) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<Error | null>(null);
@@ -30,7 +31,7 @@ function useAuthSubmit(run: (form: FormData) => Promise<void>, destination: stri
       setPending(true);
       setError(null);
       try {
-        await run(new FormData(event.currentTarget));
+        if ((await run(new FormData(event.currentTarget))) === "stay") return setPending(false);
         router.replace(destination);
         router.refresh();
       } catch (err) {
@@ -70,16 +71,36 @@ export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
   );
 }
 
-export function SignUpForm({ callbackUrl }: { callbackUrl?: string }) {
+/**
+ * `confirmByMail` (the server sends mail): the account is made from a link mailed to the
+ * address, so after signing up the form says where to look instead of signing in.
+ */
+export function SignUpForm({ callbackUrl, confirmByMail }: { callbackUrl?: string; confirmByMail: boolean }) {
+  const [mailedTo, setMailedTo] = useState<string>();
   const { pending, error, onSubmit } = useAuthSubmit(async (form) => {
     const name = text(form, "name").trim();
     const email = text(form, "email").trim();
     const password = text(form, "password");
     if (password.length < 8) throw new ApiRequestError(422, ["Password must be at least 8 characters."]);
     await api<User>("/api/user", "POST", { email, password, ...(name ? { name } : {}) });
+    if (confirmByMail) {
+      setMailedTo(email);
+      return "stay";
+    }
     // An email that has an account gets the same answer; then only that account's password signs in.
     await startSession(email, password);
   }, safeCallback(callbackUrl));
+  if (mailedTo) {
+    return (
+      <div role="status" className="space-y-3 text-sm text-zinc-600 dark:text-zinc-300">
+        <p className="text-base font-semibold text-zinc-900 dark:text-white">Check your inbox</p>
+        <p>
+          We sent a mail to <span className="font-medium">{mailedTo}</span>. Open the link in it to finish creating your account. If
+          the address already has an account, the mail says so instead.
+        </p>
+      </div>
+    );
+  }
   return (
     <form onSubmit={onSubmit} className="space-y-5" noValidate>
       <FormErrors error={error} />

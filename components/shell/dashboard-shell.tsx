@@ -2,11 +2,12 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { signOut } from "next-auth/react";
 import { useState, type ComponentType, type ReactNode, type SVGProps } from "react";
 import { Logo } from "@/components/brand";
 import { IconButton } from "@/components/ui/button";
 import { cx } from "@/components/ui/cx";
+import { signOutOfDashboard } from "@/lib/client/sign-out";
+import type { Role } from "@/lib/users/schema";
 import { ThemeToggle } from "./theme-toggle";
 import {
   BroadcastIcon,
@@ -27,6 +28,8 @@ interface NavItem {
   href: string;
   label: string;
   icon: ComponentType<SVGProps<SVGSVGElement>>;
+  /** Shown to operators only (the admin role); the page refuses others itself. */
+  admin?: true;
 }
 
 const NAV: { heading: string; items: NavItem[] }[] = [
@@ -36,7 +39,7 @@ const NAV: { heading: string; items: NavItem[] }[] = [
       { href: "/streams", label: "Streams", icon: VideoIcon },
       { href: "/broadcasts", label: "Broadcasts", icon: BroadcastIcon },
       { href: "/targets", label: "Multistream targets", icon: ShareIcon },
-      { href: "/nodes", label: "Media nodes", icon: ServerIcon },
+      { href: "/nodes", label: "Media nodes", icon: ServerIcon, admin: true },
     ],
   },
   {
@@ -59,6 +62,7 @@ const NAV: { heading: string; items: NavItem[] }[] = [
 export interface ShellUser {
   email: string;
   name?: string | null;
+  role: Role;
 }
 
 export function DashboardShell({ user, children }: { user: ShellUser; children: ReactNode }) {
@@ -116,7 +120,7 @@ function Sidebar({ pathname, user, onNavigate }: { pathname: string; user: Shell
           <div key={group.heading}>
             <p className="px-3 pb-2 text-[11px] font-semibold tracking-wider text-zinc-500 uppercase">{group.heading}</p>
             <ul className="space-y-0.5">
-              {group.items.map((item) => {
+              {group.items.filter((item) => !item.admin || user.role === "admin").map((item) => {
                 const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
                 return (
                   <li key={item.href}>
@@ -156,7 +160,7 @@ function Sidebar({ pathname, user, onNavigate }: { pathname: string; user: Shell
           <IconButton
             label="Sign out"
             title="Sign out"
-            onClick={() => signOut({ redirectTo: "/sign-in" })}
+            onClick={() => signOutOfDashboard()}
             className="p-1.5 text-zinc-400 hover:bg-white/10 hover:text-white"
           >
             <LogOutIcon className="size-[18px]" />

@@ -2,6 +2,7 @@ import type { InngestFunction } from "inngest";
 import { awaitUpload, exportAsset, importAsset, processAsset, purgeAsset } from "./assets";
 import { makeClipAsset } from "./clips";
 import { retireLiveDvr } from "./live";
+import { sendRequestedMail } from "./mail";
 import { finalizeRecording } from "./recordings";
 import { transcodeRenditionChunk } from "./renditions";
 import { deliverWebhook } from "./webhooks";
@@ -22,4 +23,5 @@ export const functions: InngestFunction.Any[] = [
   transcodeRenditionChunk,
   makeClipAsset,
   retireLiveDvr,
+  sendRequestedMail,
 ];

@@ -12,7 +12,7 @@ import { Session, SessionHealth, SessionListQuery } from "@/lib/sessions/schema"
 import { RecordPatch, Stream, StreamCreate, StreamListQuery, StreamPatch } from "@/lib/streams/schema";
 import { MultistreamStatus, Target, TargetCreate, TargetCreated, TargetPatch } from "@/lib/targets/schema";
 import { Task, TaskListQuery } from "@/lib/tasks/schema";
-import { SignUp, User } from "@/lib/users/schema";
+import { SignUp, User, VerifySignUp } from "@/lib/users/schema";
 import { QueuedDelivery, Webhook, WebhookCreated, WebhookDelivery, WebhookInput, WebhookTestRequest } from "@/lib/webhooks/schema";
 import { PageQuery } from "@/db/pagination";
 
@@ -124,6 +124,8 @@ export const operations = {
   testWebhook: { method: "POST", path: `/webhook${Id}/test`, tag: "Webhooks", summary: "Send a test event", auth: "user", body: WebhookTestRequest, status: 202, response: QueuedDelivery, errors: [404, 422] },
   // Users and keys
   signUp: { method: "POST", path: "/user", tag: "Users", summary: "Sign up", auth: "none", body: SignUp, status: 201, response: User, errors: [403, 422] },
+  // The page a mailed sign-up link opens calls it (lib/users/sign-up.ts); the link's token is all it takes.
+  verifySignUp: { method: "POST", path: "/user/verify", tag: "Users", summary: "Make the account of a mailed sign-up link", auth: "none", body: VerifySignUp, status: 201, response: User, errors: [400, 409, 422], internal: true },
   getMe: { method: "GET", path: "/user/me", tag: "Users", summary: "Who am I", auth: "user", status: 200, response: User },
   listApiKeys: { method: "GET", path: "/api-key", tag: "API keys", summary: "List API keys", auth: "user", status: 200, response: z.array(ApiKey) },
   createApiKey: { method: "POST", path: "/api-key", tag: "API keys", summary: "Create an API key", auth: "user", body: ApiKeyCreate, status: 201, response: ApiKeyCreated, errors: [422] },
@@ -138,7 +140,7 @@ export const operations = {
   mediaNodeBeat: { method: "POST", path: "/internal/media/node", tag: "Media nodes", summary: "A media node registers and heartbeats (every 2 s)", auth: "media", body: NodeBeat, status: 200, response: NodeBeatReply, errors: [422], internal: true },
   storeMediaObject: { method: "PUT", path: "/internal/media/object", tag: "Media nodes", summary: "A node without direct access to the bucket stores a live HLS file, live thumbnail or recording segment through the app", auth: "media", query: z.object({ key: z.string().regex(MEDIA_OBJECT_KEY, "not a live media key") }), status: 204, errors: [422], raw: "the file's bytes", internal: true },
   removeMediaObjects: { method: "DELETE", path: "/internal/media/object", tag: "Media nodes", summary: "Remove a finished broadcast's live renditions", auth: "media", query: z.object({ prefix: z.string().regex(MEDIA_PREFIX, "not a live media folder") }), status: 204, errors: [422], internal: true },
-  listMediaNodes: { method: "GET", path: "/media-node", tag: "Operations", summary: "List media nodes", auth: "user", status: 200, response: z.array(MediaNode) },
+  listMediaNodes: { method: "GET", path: "/media-node", tag: "Operations", summary: "List media nodes (operators: accounts with the admin role)", auth: "user", status: 200, response: z.array(MediaNode), errors: [403] },
 } as const satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;

@@ -291,6 +291,7 @@ export const OPERATIONS: OperationReference = {
     description: "This document, OpenAPI 3.1, generated from the same declarations and zod schemas that validate requests. No API key.",
   },
   listMediaNodes: {
-    description: "The deployment's media nodes (RTMP ingest and transcoding): their ingest URL, health, load and live sessions.",
+    description:
+      "The deployment's media nodes (RTMP ingest and transcoding): their ingest URL, health, load and live sessions. For operators only: accounts given the admin role with `npm run cli -- users set-role --email E --role admin`; others get a 403.",
   },
 };

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import { auth } from "@/lib/auth";
 import { keyHolder, type KeyHolder } from "@/lib/api-keys/service";
-import { isOwnOrigin } from "@/lib/auth/origin";
+import { isFromOwnPage, isOwnOrigin } from "@/lib/auth/origin";
 import { requestBody } from "@/lib/bounded-body";
 import { config } from "@/lib/config";
 import { withCorsHeaders } from "./cors";
@@ -127,8 +127,9 @@ async function authenticate(req: Request, op: Operation): Promise<Caller> {
     checkKeyOrigin(req, op, holder);
     return { userId: holder.userId, keyId: holder.keyId };
   }
-  // The dashboard calls the same API with its session cookie.
+  // The dashboard calls the same API with its session cookie, from its own pages only.
   if (req.headers.get("cookie")?.includes("authjs.session-token")) {
+    if (!isFromOwnPage(req)) throw new ApiError(403, ["a request signed in with the dashboard's session cookie must come from the dashboard's own pages (Origin): elsewhere, use an API key"]);
     const session = await auth();
     if (session?.user?.id) return { userId: session.user.id };
   }

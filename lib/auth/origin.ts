@@ -1,27 +1,5 @@
 import type { NextRequest } from "next/server";
-import { config } from "@/lib/config";
-import { publicOrigin } from "@/lib/origin";
-
-/** What a Host or X-Forwarded-Host header may hold: a host name or address, and a port. */
-const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
-
-const first = (value: string | null) => value?.split(",")[0].trim() || undefined;
-
-/**
- * The origin the browser used to reach this app, for the redirects of sign-in and
- * sign-out: PUBLIC_URL when set; else the Host header, or X-Forwarded-Host when the
- * operator trusts the proxy in front (AUTH_TRUST_HOST=true). The scheme is
- * X-Forwarded-Proto, which Next.js sets from the connection when no proxy did, and
- * which Auth.js also reads when it looks up a session: both then agree on whether
- * the session cookie is a secure one.
- */
-export function browserOrigin(headers: Headers, cfg = config()): string | undefined {
-  if (cfg.PUBLIC_URL) return new URL(cfg.PUBLIC_URL).origin;
-  const host = (cfg.AUTH_TRUST_HOST && first(headers.get("x-forwarded-host"))) || first(headers.get("host"));
-  if (!host || !HOST.test(host)) return undefined;
-  const scheme = first(headers.get("x-forwarded-proto")) === "https" ? "https" : "http";
-  return new URL(`${scheme}://${host}`).origin;
-}
+import { browserOrigin, publicOrigin } from "@/lib/origin";
 
 /**
  * The request as Auth.js should see it. It builds its redirects (after sign-out, for
@@ -42,4 +20,24 @@ export function atBrowserOrigin(req: NextRequest): NextRequest {
 /** Whether a page's origin is this deployment's own (the dashboard, the player), as configured or as the browser reached it. */
 export function isOwnOrigin(origin: string, headers: Headers): boolean {
   return origin === publicOrigin() || origin === browserOrigin(headers);
+}
+
+/** Methods that change nothing: another page may send them, and cannot read the answer (no CORS). */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Whether a request riding on the dashboard's session cookie comes from this deployment's own
+ * pages. SameSite=Lax lets a page on the same site (another port, a sibling subdomain) send
+ * the cookie, so a request that may change something must name its page: browsers send
+ * Origin on every such request; Sec-Fetch-Site, then Referer, stand in where a browser or a
+ * privacy tool left it out. A request that names no page is refused.
+ */
+export function isFromOwnPage(req: Request): boolean {
+  if (SAFE_METHODS.has(req.method)) return true;
+  const origin = req.headers.get("origin");
+  if (origin !== null) return origin !== "null" && isOwnOrigin(origin, req.headers);
+  const site = req.headers.get("sec-fetch-site");
+  if (site !== null) return site === "same-origin";
+  const referer = req.headers.get("referer");
+  return referer !== null && URL.canParse(referer) && isOwnOrigin(new URL(referer).origin, req.headers);
 }

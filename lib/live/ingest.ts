@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { config } from "@/lib/config";
 import { publicOrigin } from "@/lib/origin";
 import { healthyNodes } from "./nodes";
 
@@ -17,9 +16,9 @@ export const Ingest = z
  * (MEDIA_PUBLIC_HOST) is reached at the host viewers reach this deployment at
  * (PUBLIC_URL's, else the request's), on the node's RTMP port.
  */
-export async function ingestFor(requestHost: string | null): Promise<z.infer<typeof Ingest>[]> {
+export async function ingests(): Promise<z.infer<typeof Ingest>[]> {
   const origin = publicOrigin();
-  const host = config().PUBLIC_URL ? new URL(origin).hostname : (requestHost ?? "localhost").replace(/:\d+$/, "");
+  const host = new URL(origin).hostname;
   const nodes = await healthyNodes();
   return nodes.map((node) => ({
     base: origin,

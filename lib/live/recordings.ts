@@ -10,7 +10,6 @@ import { newId } from "@/lib/ids";
 import { assetSourceStored } from "@/inngest/events";
 import { emit } from "@/lib/jobs/emit";
 import { runFfmpeg } from "@/lib/media/ffmpeg";
-import { publicOrigin } from "@/lib/origin";
 import { serializeSession } from "@/lib/sessions/service";
 import { serializeStream } from "@/lib/streams/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
@@ -96,7 +95,7 @@ export async function recordingToAsset(sessionId: string): Promise<void> {
 
   const [ready] = await db()
     .update(sessions)
-    .set({ recordingStatus: "ready", mp4Url: `${publicOrigin()}/recordings/${sessionId}/video.mp4` })
+    .set({ recordingStatus: "ready" })
     .where(eq(sessions.id, sessionId))
     .returning();
   const stream = await db().query.streams.findFirst({ where: eq(streams.id, session.parentId) });

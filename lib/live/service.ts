@@ -8,7 +8,6 @@ import { createSession, serializeSession, type SessionRow } from "@/lib/sessions
 import { recordHealth } from "@/lib/sessions/health";
 import { serializeStream, type StreamRow } from "@/lib/streams/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
-import { publicOrigin } from "@/lib/origin";
 import { conflict, Refusal } from "@/lib/errors";
 import { clearPushStates, recordPushState, type PushReport } from "@/lib/targets/live-state";
 import { liveSegmentStored } from "./dvr";
@@ -202,7 +201,7 @@ export type EndReason = "publisher-left" | "node-lost";
 export async function sessionEnded(sessionId: string, end: { epoch?: number; reason: EndReason }) {
   const now = Date.now();
   const [recorded] = await db().select({ n: count() }).from(recordingSegments).where(eq(recordingSegments.sessionId, sessionId));
-  const recordingUrl = recorded.n > 0 ? `${publicOrigin()}/recordings/${sessionId}/index.m3u8` : undefined;
+  const hasRecording = recorded.n > 0;
   const [session] = await db()
     .update(sessions)
     .set({
@@ -210,7 +209,7 @@ export async function sessionEnded(sessionId: string, end: { epoch?: number; rea
       endedAt: now,
       lastSeen: now,
       endReason: end.reason,
-      ...(recordingUrl ? { recordingStatus: "waiting", recordingUrl } : {}),
+      ...(hasRecording ? { recordingStatus: "waiting" } : {}),
     })
     .where(and(eq(sessions.id, sessionId), eq(sessions.isActive, true), end.epoch === undefined ? undefined : eq(sessions.epoch, end.epoch)))
     .returning();
@@ -224,7 +223,7 @@ export async function sessionEnded(sessionId: string, end: { epoch?: number; rea
   await emit(liveSessionEnded, { sessionId, endedAt: now });
   const about = { stream: serializeStream(stream), payload: { session: serializeSession(session) } };
   if (session.readyAt) await notifyWebhooks(stream.userId, "stream.idle", about);
-  if (recordingUrl) {
+  if (hasRecording) {
     await notifyWebhooks(stream.userId, "recording.waiting", about);
     await emit(recordingEnded, { sessionId, endedAt: now });
   }

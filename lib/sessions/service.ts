@@ -6,6 +6,7 @@ import { notFound } from "@/lib/errors";
 import { pageWindow, toPage, type Page, type PageQuery, type Sort } from "@/db/pagination";
 import { NEWEST_FIRST } from "@/lib/api/list-query";
 import { newId } from "@/lib/ids";
+import { publicOrigin } from "@/lib/origin";
 import type { Stream } from "@/lib/streams/schema";
 import type { Session } from "./schema";
 
@@ -29,8 +30,9 @@ export function serializeSession(row: SessionRow, recordingPlaybackId?: string |
     sourceSegmentsDuration: row.sourceSegmentsDuration,
     transcodedSegmentsDuration: row.transcodedSegmentsDuration,
     recordingStatus: row.recordingStatus as Session["recordingStatus"],
-    recordingUrl: row.recordingUrl,
-    mp4Url: row.mp4Url,
+    // Built as they are read: at the origin of the request that reads them (lib/origin.ts).
+    recordingUrl: row.recordingStatus ? `${publicOrigin()}/recordings/${row.id}/index.m3u8` : undefined,
+    mp4Url: row.recordingStatus === "ready" ? `${publicOrigin()}/recordings/${row.id}/video.mp4` : undefined,
     endedAt: row.endedAt,
     assetId: row.assetId,
     recordingPlaybackId,

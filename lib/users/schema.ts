@@ -11,12 +11,19 @@ export const Password = z
   .max(200)
   .refine((p) => !isCommonPassword(p), "is one of the most common passwords, the first ones guessed: choose another");
 
+/** "admin": an operator of the deployment (set with the CLI); sees the media nodes. */
+export const Role = z.enum(["user", "admin"]);
+export type Role = z.infer<typeof Role>;
+
 export const SignUp = z.strictObject({
   email: Email,
   password: Password,
   name: z.string().trim().min(1).max(100).optional(),
 });
 export type SignUp = z.infer<typeof SignUp>;
+
+/** The token of a mailed sign-up link (lib/users/verification.ts). */
+export const VerifySignUp = z.strictObject({ token: z.string().min(1).max(4096) });
 
 export const User = z
   .object({

@@ -1,14 +1,10 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { users } from "@/db/schema";
-import { config } from "@/lib/config";
-import { forbidden, invalid, notFound, tooMany } from "@/lib/errors";
-import { addressSubject } from "@/lib/rate-limits/address";
-import { limits, refusalMessage } from "@/lib/rate-limits/limits";
-import { countHits } from "@/lib/rate-limits/store";
+import { forbidden, invalid, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { hashPassword, verifyPassword } from "./password";
-import { accountEmail, type SignUp, type User } from "./schema";
+import { accountEmail, type Role, type SignUp, type User } from "./schema";
 
 type UserRow = typeof users.$inferSelect;
 
@@ -31,12 +27,11 @@ export async function findUserByEmail(email: string): Promise<UserRow | undefine
   return db().query.users.findFirst({ where: eq(users.email, accountEmail(email)) });
 }
 
-/** The new account, or undefined when the email has one already. The password is hashed either way. */
-async function insertUser(input: { email: string; password?: string; name?: string }): Promise<UserRow | undefined> {
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
+/** The new account, or undefined when the email has one already. */
+export async function insertUser(input: { id?: string; email: string; name?: string; passwordHash: string | null; createdAt?: number }): Promise<UserRow | undefined> {
   const [row] = await db()
     .insert(users)
-    .values({ id: newId(), email: input.email, name: input.name ?? null, passwordHash, createdAt: Date.now() })
+    .values({ id: input.id ?? newId(), email: input.email, name: input.name ?? null, passwordHash: input.passwordHash, createdAt: input.createdAt ?? Date.now() })
     .onConflictDoNothing({ target: users.email })
     .returning();
   return row;
@@ -44,33 +39,31 @@ async function insertUser(input: { email: string; password?: string; name?: stri
 
 /** Operators' CLI: operators may know which emails have accounts, so a taken one is an error. */
 export async function createUser(input: { email: string; password?: string; name?: string }): Promise<UserRow> {
-  const row = await insertUser(input);
+  const row = await insertUser({ ...input, passwordHash: input.password ? await hashPassword(input.password) : null });
   if (!row) throw invalid("an account with this email already exists");
   return row;
 }
 
-/**
- * Public sign-up. It does not tell whether the email has an account: a taken email
- * gets the same status and shape (with an id that names nothing) after the same work
- * (the password is hashed and the insert tried), and its account is left as it was,
- * so only that account's own password signs in. Sign-ups from one address are limited
- * (RATE_LIMIT_AUTH_PER_MIN): each costs a password hash, and accounts are cheap to abuse.
- */
-export async function signUp(input: SignUp, fromAddress: string): Promise<User> {
-  if (!config().ALLOW_SIGNUP) throw forbidden("sign-up is disabled on this server; ask an operator for an account");
-  const limit = limits().signUpAddress;
-  if (limit.perMinute) {
-    const [{ quota }] = await countHits([{ limit, subject: addressSubject(fromAddress) }]);
-    if (quota.exceeded) throw tooMany(refusalMessage(limit.name, quota.limit, quota.resetS), quota.resetS);
-  }
-  const row = await insertUser(input);
-  if (row) return serializeUser(row);
-  return { id: newId(), email: input.email, ...(input.name ? { name: input.name } : {}), createdAt: Date.now() };
+const nextSessionVersion = sql`${users.sessionVersion} + 1`;
+
+/** Sets or replaces a user's password (operators' CLI), and ends every dashboard session of the account. */
+export async function setPassword(userId: string, password: string) {
+  await db().update(users).set({ passwordHash: await hashPassword(password), sessionVersion: nextSessionVersion }).where(eq(users.id, userId));
 }
 
-/** Sets or replaces a user's password (operators' CLI). */
-export async function setPassword(userId: string, password: string) {
-  await db().update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, userId));
+/** Ends every dashboard session of the account (lib/auth/sessions.ts); its API keys stay. */
+export async function endAllSessions(userId: string) {
+  await db().update(users).set({ sessionVersion: nextSessionVersion }).where(eq(users.id, userId));
+}
+
+export async function setRole(userId: string, role: Role) {
+  await db().update(users).set({ role }).where(eq(users.id, userId));
+}
+
+/** Operators' views (the media nodes) are for accounts with the admin role. */
+export async function requireAdmin(userId: string) {
+  const user = await findUserById(userId);
+  if (user?.role !== "admin") throw forbidden("only operators (accounts with the admin role, given with `cli -- users set-role`) see this");
 }
 
 /** The user whose email and password match, or undefined. Same work either way, against timing probes. */

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import http from "node:http";
 import { z } from "zod";
 import type { Operation } from "@/lib/api/operations";
 
@@ -36,6 +37,8 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers["content-type"] ??= "application/json";
   const url = /^https?:/.test(path) ? path : new URL(path.startsWith("/") ? path : `/api/${path}`, opts.base ?? BASE);
+  // Signed in, as the dashboard's own pages call the API: browsers name the page's origin.
+  if (opts.cookie && !Object.keys(headers).some((h) => h.toLowerCase() === "origin")) headers.origin = new URL(url).origin;
   const res = await fetch(url, {
     method,
     headers,
@@ -50,6 +53,26 @@ export async function call(method: string, path: string, opts: CallOptions = {})
     /* not JSON: keep the text */
   }
   return { status: res.status, body: parsed, headers: res.headers };
+}
+
+export interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A request with headers fetch() will not send as given (Host). */
+export function raw(base: string, method: string, pathname: string, headers: Record<string, string>, body?: string): Promise<Raw> {
+  const url = new URL(pathname, base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers }, (res) => {
+      let text = "";
+      res.on("data", (c) => (text += c));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 /** An API client for one user's key. Paths are relative to /api/. */
@@ -103,6 +126,18 @@ export async function signInAt(base: string, email: string, password: string): P
     .find((c) => c.includes("authjs.session-token="));
   if (!session) throw new Error(`sign-in failed for ${email}: ${res.status}`);
   return session;
+}
+
+/** Signs out through Auth.js, as the dashboard's sign-out button does: ends the session of `cookie`. */
+export async function signOut(cookie: string, base = BASE): Promise<void> {
+  const csrf = await call("GET", `${base}/api/auth/csrf`);
+  const form = new URLSearchParams({ csrfToken: csrf.body.csrfToken, callbackUrl: "/sign-in" });
+  const res = await call("POST", `${base}/api/auth/signout`, {
+    cookie: `${cookie}; ${cookiesOf(csrf)}`,
+    raw: form.toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
+  if (res.status !== 302) throw new Error(`sign-out failed: ${res.status}`);
 }
 
 /** A fresh user with an API key, made the way a user would: sign up, sign in, create a key. */

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { signUploadToken, verifyUploadToken } from "@/lib/assets/upload-token";
 import { seal, unseal } from "@/lib/secrets";
+import { pendingAccountOf, signUpToken } from "@/lib/users/verification";
 
 process.env.AUTH_SECRET = "a-test-secret-that-is-long-enough-000000";
 
@@ -38,4 +39,14 @@ test("an upload token works for its asset until it expires, and not when altered
   assert.equal(verifyUploadToken(`asset-2.${expires}.${mac}`, now).ok, false, "another asset");
   assert.equal(verifyUploadToken(`${id}.${Number(expires) + 3600}.${mac}`, now).ok, false, "a later expiry");
   assert.equal(verifyUploadToken(null, now).ok, false);
+});
+
+test("a sign-up link opens to its account until it expires; job data sealed with the same secret does not open as one", () => {
+  const account = { id: "u1", email: "ada@example.com", passwordHash: "scrypt$32768$8$1$salt$key", createdAt: Date.now(), expiresAt: Date.now() + 60_000 };
+  const token = signUpToken(account);
+  assert.doesNotMatch(token, /ada|scrypt/, "the address and the password hash do not show");
+  assert.deepEqual(pendingAccountOf(token), account);
+  assert.equal(pendingAccountOf(signUpToken({ ...account, expiresAt: Date.now() - 1 })), undefined, "expired");
+  assert.equal(pendingAccountOf(seal(account)), undefined, "sealed for another purpose");
+  assert.equal(pendingAccountOf("nonsense"), undefined);
 });
