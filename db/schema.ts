@@ -116,6 +116,11 @@ export const sessions = pgTable(
     recordingUrl: text("recording_url"),
     mp4Url: text("mp4_url"),
     assetId: text("asset_id"),
+    /**
+     * The stream's playback policy when the broadcast last ended (null: public): what its
+     * recording is watched under until it becomes an asset, which inherits it.
+     */
+    playbackPolicy: jsonb("playback_policy").$type<PlaybackPolicy>(),
     /** When its HLS playlist first worked (stream.started). */
     readyAt: ms("ready_at"),
     mediaNodeId: text("media_node_id"),

@@ -2,7 +2,7 @@ import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
 import { cache } from "react";
 import { PlaybackRefused, Player } from "@/components/player/player";
-import { embedRefusal } from "@/lib/access/embed";
+import { embedAdmission } from "@/lib/access/embed";
 import { publicName } from "@/lib/playback/service";
 
 type Params = { params: Promise<{ playbackId: string }> };
@@ -21,8 +21,8 @@ const one = (value: string | string[] | undefined) => (Array.isArray(value) ? va
 
 /**
  * The embeddable viewer page: nothing but the player, edge to edge on black. Public (no
- * session, no cookies) and framed by other sites through the dashboard's embed code, except
- * sites a playback policy's allowedOrigins leaves out. A private stream or video plays with the
+ * session, no cookies) and framed by other sites through the dashboard's embed code; under a
+ * playback policy's allowedOrigins, only by those sites (lib/access/embed.ts). A private stream or video plays with the
  * viewer's credential in the link: `?jwt=` or `?accessKey=`. The player's keyboard shortcuts
  * work on the whole page, nothing else being there to type into.
  */
@@ -33,15 +33,15 @@ export default async function PlayPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { playbackId } = await params;
-  const [query, refusal, name] = await Promise.all([searchParams, embedRefusal(playbackId, await headers()), nameOf(playbackId)]);
+  const [query, embed, name] = await Promise.all([searchParams, embedAdmission(playbackId, await headers()), nameOf(playbackId)]);
   return (
     <main className="fixed inset-0 bg-black">
-      {refusal ? (
-        <PlaybackRefused reason={refusal} />
+      {embed.refusal ? (
+        <PlaybackRefused reason={embed.refusal} />
       ) : (
         <Player
           playbackId={playbackId}
-          credential={{ jwt: one(query.jwt), accessKey: one(query.accessKey) }}
+          credential={{ jwt: one(query.jwt), accessKey: one(query.accessKey), embedGrant: embed.grant }}
           title={name}
           pageShortcuts
         />
