@@ -136,6 +136,11 @@ export const sessions = pgTable(
     /** "waiting" (playable as HLS, a reconnect may continue it), then "ready" (an asset, and an MP4). */
     recordingStatus: text("recording_status"),
     assetId: text("asset_id"),
+    /**
+     * The stream's playback policy when the broadcast last ended (null: public): what its
+     * recording is watched under until it becomes an asset, which inherits it.
+     */
+    playbackPolicy: jsonb("playback_policy").$type<PlaybackPolicy>(),
     /** When its HLS playlist first worked (stream.started). */
     readyAt: ms("ready_at"),
     mediaNodeId: text("media_node_id"),

@@ -1,6 +1,9 @@
 import { createPrivateKey, createPublicKey, sign, verify } from "node:crypto";
+import fs from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type FrameLocator, type Locator, type Page } from "@playwright/test";
 import { fromDashboard, signUp, unique } from "./accounts";
 import { makeMedia, putFile, tmpDir } from "../test/support/vod";
 
@@ -8,7 +11,8 @@ import { makeMedia, putFile, tmpDir } from "../test/support/vod";
  * Viewer access control in the dashboard and the player: signing keys (the private key shown
  * once), a test token signed in the browser, a stream's and a video's policy set to signed JWT,
  * and a viewer's player without a token (private), with a bad one (refused), and with a good one
- * (plays, and rides out an expired playback token where it was).
+ * (plays, and rides out an expired playback token where it was); a video that plays only on the
+ * sites its policy allows, embedded there and elsewhere.
  */
 
 const pem = (base64: string) => Buffer.from(base64, "base64").toString("utf8");
@@ -126,6 +130,8 @@ test("signing keys: the private key shown once, a test token signed in the brows
 });
 
 test("a stream and a video set to signed JWT: private without a token, refused with a bad one, playing with a good one", async ({ page, browser }) => {
+  // An upload, two policies set in the dashboard, and a video over a slow link: minutes on a busy machine.
+  test.setTimeout(300_000);
   await signUp(page, { name: "Private Creator" });
   const key = await (await page.request.post("/api/access-control/signing-key", { headers: fromDashboard, data: { name: "server" } })).json();
   const stream = await (await page.request.post("/api/stream", { headers: fromDashboard, data: { name: `Members only ${unique()}` } })).json();
@@ -212,8 +218,131 @@ test("a stream and a video set to signed JWT: private without a token, refused w
     expect(await video.evaluate((v: HTMLVideoElement) => v.buffered.end(v.buffered.length - 1)), "not all fetched yet").toBeLessThan(40);
     await video.evaluate((v: HTMLVideoElement) => (v.currentTime = 40));
     await refetched;
-    await expect.poll(() => currentTime(video), { timeout: 30_000, message: "it plays on from 40 s" }).toBeGreaterThan(41);
+    await expect.poll(() => currentTime(video), { timeout: 90_000, message: "it plays on from 40 s" }).toBeGreaterThan(41);
     expect(await currentTime(video), "not started over").toBeGreaterThan(40);
     await expect(player).toHaveAttribute("data-status", "ready");
   });
+});
+
+/** A web site of its own on loopback (its own port, so its own origin), serving the pages a test gives it, and hls.js. */
+async function webSite() {
+  const pages: Record<string, string> = {};
+  const server = createServer((req, res) => {
+    if (req.url === "/hls.js") {
+      res.writeHead(200, { "content-type": "text/javascript" });
+      return fs.createReadStream(path.join(path.dirname(require.resolve("hls.js")), "hls.min.js")).pipe(res);
+    }
+    const page = pages[req.url ?? "/"];
+    res.writeHead(page === undefined ? 404 : 200, { "content-type": "text/html" }).end(page ?? "");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pages, close: () => server.close() };
+}
+
+/** Pages that send no Referer: what the finding's image and frames did. */
+const NO_REFERRER = '<meta name="referrer" content="no-referrer">';
+
+/** Whether an image of the page loaded (false once it failed). */
+const imageLoaded = (page: Page, selector: string) =>
+  expect.poll(() => page.locator(selector).evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth > 0 : undefined)), { timeout: 20_000 });
+
+test("a video that plays only on its allowed site: embedded there it plays; other sites, no-referrer and sandboxed pages, and other sites framing the allowed one are refused", async ({ page, browser, baseURL }) => {
+  // An upload, then eight pages on two sites, three of them playing: minutes on a busy machine.
+  test.setTimeout(300_000);
+  const good = await webSite();
+  const evil = await webSite();
+  const viewer = await browser.newContext();
+  try {
+    await signUp(page, { name: "Embedding Creator" });
+    const requested = await (
+      await page.request.post("/api/asset/request-upload", { data: { name: `Embed only ${unique()}`, playbackPolicy: { type: "public", allowedOrigins: [good.origin] } } })
+    ).json();
+    expect((await putFile(requested.url, await makeMedia(tmpDir(), "mp4", { seconds: 30, size: "320x180" }))).status).toBe(200);
+    const { id, playbackId } = requested.asset as { id: string; playbackId: string };
+    await expect.poll(async () => (await (await page.request.get(`/api/asset/${id}`)).json()).status.phase, { timeout: 90_000 }).toBe("ready");
+
+    const player = `${baseURL}/play/${playbackId}`;
+    const thumbnail = `${baseURL}/asset/${playbackId}/thumbnail.jpg`;
+    const info = `${baseURL}/api/playback/${playbackId}`;
+    const frame = `<iframe src="${player}" width="640" height="360" style="border:0" allow="autoplay; fullscreen"></iframe>`;
+    good.pages["/"] = `<!doctype html><h1>Allowed blog</h1>${frame}<img id="thumbnail" src="${thumbnail}">`;
+    good.pages["/sandboxed"] = `<!doctype html><iframe sandbox="allow-scripts" src="${player}" width="640" height="360"></iframe>`;
+    // A third-party player (hls.js on the allowed site's own page), as Livepeer's Player plays.
+    good.pages["/own-player"] = `<!doctype html><video id="video" muted autoplay></video><script src="/hls.js"></script><script>
+      fetch(${JSON.stringify(info)}).then((r) => r.json()).then((info) => {
+        const hls = new Hls(); hls.loadSource(info.meta.source.find((s) => /mpegurl/.test(s.type)).url); hls.attachMedia(document.getElementById("video"));
+      });</script>`;
+    evil.pages["/framed"] = `<!doctype html>${frame}`;
+    evil.pages["/no-referrer"] = `<!doctype html>${NO_REFERRER}<img id="thumbnail" src="${thumbnail}">${frame}`;
+    evil.pages["/sandboxed-player"] = `<!doctype html>${NO_REFERRER}<iframe sandbox="allow-scripts" src="${player}" width="640" height="360"></iframe>`;
+    // An opaque page of its own (Origin: null) asking for the playback info and playing the file.
+    const opaque = `${NO_REFERRER}<video id="video" muted autoplay src="${baseURL}/asset/${playbackId}/video"></video><script>
+      const tell = (what) => parent.postMessage(what, "*");
+      fetch(${JSON.stringify(info)}).then((r) => tell({ info: r.status }), () => tell({ info: "failed" }));
+      const video = document.getElementById("video");
+      video.onloadeddata = () => tell({ video: "loaded" }); video.onerror = () => tell({ video: "failed" });</script>`;
+    evil.pages["/sandboxed"] = `<!doctype html>${NO_REFERRER}<script>window.told = {}; addEventListener("message", (e) => Object.assign(window.told, e.data));</script>
+      <iframe sandbox="allow-scripts" srcdoc="${opaque.replaceAll("&", "&amp;").replaceAll('"', "&quot;")}"></iframe>`;
+    evil.pages["/nested"] = `<!doctype html><iframe src="${good.origin}/" width="700" height="420"></iframe>`;
+
+    const visit = async (url: string) => {
+      const tab = await viewer.newPage();
+      await tab.goto(url);
+      return tab;
+    };
+    const playing = async (video: Locator) => expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(1);
+    const refused = async (frame: FrameLocator, reason: RegExp) => {
+      await expect(frame.getByTestId("player")).toHaveAttribute("data-status", "refused");
+      await expect(frame.getByText(reason)).toBeVisible();
+      await expect(frame.getByTestId("player-video")).toHaveCount(0);
+    };
+
+    await test.step("embedded on the allowed site the player plays, and its image shows", async () => {
+      const blog = await visit(`${good.origin}/`);
+      await playing(blog.frameLocator("iframe").getByTestId("player-video"));
+      await imageLoaded(blog, "#thumbnail").toBe(true);
+    });
+
+    await test.step("a third-party player on the allowed site plays it (CORS for that site)", async () => {
+      const own = await visit(`${good.origin}/own-player`);
+      await playing(own.locator("#video"));
+    });
+
+    await test.step("a page sending no Referer: neither its image nor its frame plays", async () => {
+      const hidden = await visit(`${evil.origin}/no-referrer`);
+      await imageLoaded(hidden, "#thumbnail").toBe(false);
+      await refused(hidden.frameLocator("iframe"), /plays only on the sites its owner allows/);
+    });
+
+    await test.step("sandboxed frames (Origin: null) are refused, on any site", async () => {
+      const sandboxedPlayer = await visit(`${evil.origin}/sandboxed-player`);
+      await refused(sandboxedPlayer.frameLocator("iframe"), /plays only on the sites its owner allows/);
+      const opaquePage = await visit(`${evil.origin}/sandboxed`);
+      await expect.poll(() => opaquePage.evaluate(() => (window as unknown as { told: object }).told), { timeout: 20_000 }).toEqual({ info: 403, video: "failed" });
+      // Even framed by the allowed site: the player page's requests come from an opaque origin.
+      const goodSandbox = await visit(`${good.origin}/sandboxed`);
+      await refused(goodSandbox.frameLocator("iframe"), /sandboxed or opaque page/);
+    });
+
+    await test.step("another site framing the allowed page: refused where the browser tells the frames around the player", async () => {
+      const nested = await visit(`${evil.origin}/nested`);
+      await refused(nested.frameLocator("iframe").frameLocator("iframe"), new RegExp(`may not be played on ${evil.origin}`));
+    });
+
+    await test.step("another site's frame is refused, naming that site", async () => {
+      const framed = await visit(`${evil.origin}/framed`);
+      await refused(framed.frameLocator("iframe"), new RegExp(`may not be played on ${evil.origin}`));
+    });
+
+    await test.step("the owner, signed in, still watches it in the dashboard", async () => {
+      await page.goto(`/assets/${id}`);
+      const video = page.getByTestId("player-video");
+      await video.evaluate((v: HTMLVideoElement) => ((v.muted = true), v.play()));
+      await playing(video);
+    });
+  } finally {
+    await viewer.close();
+    good.close();
+    evil.close();
+  }
 });

@@ -337,14 +337,29 @@ describe("a webhook-gated asset", () => {
   });
 });
 
+/** The embed grant a player page carries, as any program reading the page's HTML finds it. */
+const embedGrantIn = (html: string) => /embedGrant\\?":\\?"([0-9a-z]+\.[\w-]{22})/.exec(html)?.[1];
+
 describe("allowed origins", () => {
-  test("a public asset playable only from its allowed origins answers CORS for them", async () => {
-    const api = await newAccount();
+  let api: Api & { cookie: string };
+  let asset: { id: string; playbackId: string };
+  let info: string;
+
+  /** A public video that plays only on https://good.example. */
+  async function embeddedVideo() {
     const requested = await api.post("asset/request-upload", { name: "embedded", playbackPolicy: { type: "public", allowedOrigins: ["https://good.example"] } });
     assert.equal(requested.status, 200, JSON.stringify(requested.body));
     assert.equal((await putFile(requested.body.url, await makeMedia(tmp, "mp4", { seconds: 2, size: "320x240" }))).status, 200);
-    const asset = await settled(api, requested.body.asset.id);
-    const info = `${BASE}/api/playback/${asset.playbackId}`;
+    return settled(api, requested.body.asset.id);
+  }
+
+  before(async () => {
+    api = await newAccount();
+    asset = await embeddedVideo();
+    info = `${BASE}/api/playback/${asset.playbackId}`;
+  });
+
+  test("a public asset playable only from its allowed origins answers CORS for them", async () => {
     const good = await get(info, { origin: "https://good.example" });
     assert.equal(good.status, 200);
     assert.equal(good.headers.get("access-control-allow-origin"), "https://good.example");
@@ -354,21 +369,108 @@ describe("allowed origins", () => {
     assert.match(await errorOf(evil), /evil\.example/);
     assert.equal((await get(`${BASE}/asset/${asset.playbackId}/hls/index.m3u8`, { referer: "https://evil.example/page" })).status, 403);
     assert.equal((await get(`${BASE}/asset/${asset.playbackId}/hls/index.m3u8`, { referer: "https://good.example/page" })).status, 200);
-    // No page at all (a native app, ffmpeg): public content plays.
-    assert.equal((await get(info)).status, 200);
-    // The player page framed by another site is judged by the frame's Referer.
-    const framed = async (referer: string) => (await get(`${BASE}/play/${asset.playbackId}`, { referer })).text();
-    assert.match(await framed("https://evil.example/article"), /cannot be played on https:\/\/evil\.example/i);
-    assert.doesNotMatch(await framed("https://good.example/article"), /cannot be played/);
     // Preflights let players send the viewer's credentials.
     const preflight = await fetch(info, { method: "OPTIONS", headers: { origin: "https://good.example", "access-control-request-headers": "livepeer-jwt" } });
     assert.equal(preflight.status, 204);
     assert.match(preflight.headers.get("access-control-allow-headers")!, /livepeer-jwt/);
   });
+
+  test("a request naming no allowed page is refused: no Origin and no Referer, Origin: null, this site's own pages without proof", async () => {
+    const media = [info, `${BASE}/asset/${asset.playbackId}/hls/index.m3u8`, `${BASE}/asset/${asset.playbackId}/video`, `${BASE}/asset/${asset.playbackId}/thumbnail.jpg`];
+    const cases: [string, Record<string, string>, RegExp][] = [
+      // an <img referrerpolicy="no-referrer">, a page with <meta name="referrer" content="no-referrer">
+      ["no Origin, no Referer", {}, /names no site/],
+      // a sandboxed frame, a data: URL
+      ["Origin: null", { origin: "null" }, /Origin: null/],
+      ["Origin: null with an allowed Referer", { origin: "null", referer: "https://good.example/" }, /Origin: null/],
+      // the player page, framed by a no-referrer or sandboxed frame of any site, without its grant
+      ["this site's own page", { referer: `${BASE}/play/${asset.playbackId}` }, /names no site/],
+      ["a Referer that is no URL", { referer: "nonsense" }, /names no site/],
+    ];
+    for (const [what, headers, reason] of cases) {
+      for (const url of media) {
+        const res = await get(url, headers);
+        assert.equal(res.status, 403, `${what}: ${url}`);
+        assert.match(await errorOf(res), reason, `${what}: ${url}`);
+      }
+    }
+    // The owner, signed in to the dashboard, watches their own video there.
+    assert.equal((await call("GET", info, { cookie: api.cookie, headers: { referer: `${BASE}/assets/${asset.id}` } })).status, 200);
+    const other = await newAccount();
+    assert.equal((await call("GET", info, { cookie: other.cookie, headers: { referer: `${BASE}/assets/${asset.id}` } })).status, 403);
+  });
+
+  test("an allowed page's admission hands out URLs whose playback token stands in for the page, and for that content only", async () => {
+    const admitted = await get(info, { origin: "https://good.example" });
+    const sources = ((await admitted.json()) as { meta: { source: { hrn: string; url: string }[] } }).meta.source;
+    assert.match(admitted.headers.get("cache-control")!, /private/);
+    for (const s of sources) {
+      assert.match(s.url, /[?&]tkn=/, s.url);
+      // A media element of the embedding page may send neither Origin nor Referer.
+      const res = await get(s.url);
+      assert.equal(res.status, 200, s.url);
+      // Made for one page: a browser's cache (shared by sites under one domain) must not give it to another.
+      assert.match(res.headers.get("vary") ?? "", /\bOrigin, Referer\b/, s.url);
+      assert.match(res.headers.get("cache-control") ?? "", /private/, s.url);
+      await res.arrayBuffer();
+    }
+    const hls = sources.find((s) => s.hrn === "HLS (TS)")!.url;
+    const variant = new URL(urisOf(await (await get(hls)).text())[0], hls);
+    assert.ok(variant.searchParams.get("tkn"), "the playlists name their files with it");
+    assert.equal((await get(variant.toString())).status, 200);
+    // Another site with the token is still another site; an opaque page too.
+    assert.equal((await get(hls, { origin: "https://evil.example" })).status, 403);
+    assert.equal((await get(hls, { referer: "https://evil.example/" })).status, 403);
+    assert.equal((await get(hls, { origin: "null" })).status, 403);
+    const tampered = new URL(hls);
+    tampered.searchParams.set("tkn", tampered.searchParams.get("tkn")!.replace(/.$/, (c) => (c === "A" ? "B" : "A")));
+    assert.equal((await get(tampered.toString())).status, 403);
+  });
+
+  test("the player page plays only framed by an allowed site, and its embed grant proves that to the playback info", async () => {
+    const page = (headers: Record<string, string>) => get(`${BASE}/play/${asset.playbackId}`, headers);
+    const refusal = /this content may not be played|plays only on the sites its owner allows/i;
+    for (const [what, headers] of [
+      ["another site", { referer: "https://evil.example/article" }],
+      ["no Referer (a no-referrer frame, the page opened directly)", {}],
+      ["this site's own page", { referer: `${BASE}/` }],
+    ] as const) {
+      const html = await (await page(headers)).text();
+      assert.match(html, refusal, what);
+      assert.equal(embedGrantIn(html), undefined, what);
+    }
+    const framed = await page({ referer: "https://good.example/article" });
+    assert.match(framed.headers.get("cache-control") ?? "", /no-store|private/, "the page and its grant are not for shared caches");
+    const html = await framed.text();
+    assert.doesNotMatch(html, refusal);
+    const grant = embedGrantIn(html);
+    assert.ok(grant, "the framed page carries an embed grant");
+
+    // The player's own requests name this site: the grant stands in for the embedding page.
+    const fromPlayer = { referer: `${BASE}/play/${asset.playbackId}` };
+    const played = await get(info, { ...fromPlayer, "castline-embed-grant": grant! });
+    assert.equal(played.status, 200);
+    const hls = ((await played.json()) as { meta: { source: { url: string }[] } }).meta.source[0].url;
+    assert.match(hls, /tkn=/);
+    assert.equal((await get(hls, fromPlayer)).status, 200);
+    // Framed (by way of an allowed page) by another site, as the browser tells: refused.
+    const nested = await get(info, { ...fromPlayer, "castline-embed-grant": grant!, "castline-embedders": "https://good.example https://evil.example" });
+    assert.equal(nested.status, 403);
+    assert.match(await errorOf(nested), /evil\.example/);
+    assert.equal((await get(info, { ...fromPlayer, "castline-embed-grant": grant!, "castline-embedders": "null" })).status, 403);
+    assert.equal((await get(info, { ...fromPlayer, "castline-embed-grant": grant!, "castline-embedders": "https://good.example" })).status, 200);
+    // The grant is no playback token, names this video only, and cannot be forged; another site's page is refused with it.
+    assert.equal((await get(`${BASE}/asset/${asset.playbackId}/hls/index.m3u8?tkn=${grant}`)).status, 403);
+    assert.equal((await get(info, { "castline-embed-grant": grant!.replace(/.$/, (c) => (c === "A" ? "B" : "A")) })).status, 403);
+    assert.equal((await get(info, { origin: "https://evil.example", "castline-embed-grant": grant! })).status, 403);
+    assert.equal((await get(info, { origin: "null", "castline-embed-grant": grant! })).status, 403);
+    const otherVideo = await embeddedVideo();
+    assert.equal((await get(`${BASE}/api/playback/${otherVideo.playbackId}`, { ...fromPlayer, "castline-embed-grant": grant! })).status, 403);
+  });
 });
 
 describe("a JWT-gated live stream and its recording", { concurrency: false }, () => {
-  test("live HLS and the recording refuse viewers without a token and play with one; the recording asset inherits the policy", async () => {
+  test("live HLS and the recording refuse viewers without a token and play with one; the recording keeps its own policy on every path", async () => {
     const api = await newAccount();
     const key: Key = (await api.post("access-control/signing-key")).body;
     const sdk = new Livepeer({ apiKey: api.key, serverURL: `${BASE}/api` });
@@ -400,21 +502,44 @@ describe("a JWT-gated live stream and its recording", { concurrency: false }, ()
       await broadcaster.stop();
     }
     await streamIdle(api, stream.id!);
+    // The stream goes public for what comes next, while this broadcast's recording waits for a
+    // reconnect or is being processed: the recording stays as private as its broadcast was.
+    assert.equal((await api.patch(`stream/${stream.id}`, { playbackPolicy: null })).status, 204);
+    assert.equal((await get(`${BASE}/api/playback/${stream.playbackId}`)).status, 200, "the stream itself is public now");
+    const [ended] = (await api.get(`stream/${stream.id}/sessions?record=1`)).body;
+    const recording = `${BASE}/recordings/${ended.id}/index.m3u8`;
+    assert.equal((await get(recording)).status, 401, `the recording (${ended.recordingStatus}) is not opened by the stream's new policy`);
+
     const session = await until("the recorded session", async () => {
       const [s] = (await api.get(`stream/${stream.id}/sessions?record=1`)).body;
       return s?.recordingStatus === "ready" ? s : undefined;
     }, 90_000, 500);
-    const recording = `${BASE}/recordings/${session.id}/index.m3u8`;
-    assert.equal((await get(recording)).status, 401);
+    const recorded = (await api.get("asset")).body.find((a: { source: { sessionId?: string } }) => a.source.sessionId === session.id);
+    const asset = await settled(api, recorded.id);
+    assert.equal(asset.playbackPolicy?.type, "jwt", "the recording's asset inherits its broadcast's policy, not the stream's of now");
+
     const playlist = await get(`${recording}?jwt=${jwt}`);
-    assert.equal(playlist.status, 200);
+    assert.equal(playlist.status, 200, "a JWT for the stream's playback id");
     const first = new URL(urisOf(await playlist.text())[0], recording);
     assert.ok(first.searchParams.get("tkn"));
     assert.equal((await get(first.toString())).status, 200);
-    assert.equal((await get(`${BASE}/recordings/${session.id}/video.mp4`)).status, 401);
-    const recorded = (await api.get("asset")).body.find((a: { source: { sessionId?: string } }) => a.source.sessionId === session.id);
-    const asset = await settled(api, recorded.id);
-    assert.equal(asset.playbackPolicy?.type, "jwt");
-    assert.equal((await get(`${BASE}/api/playback/${asset.playbackId}`)).status, 401);
+    first.searchParams.delete("tkn");
+    const recordingPaths = [recording, first.toString(), `${BASE}/recordings/${session.id}/video.mp4`];
+    const assetPaths = [`${BASE}/api/playback/${asset.playbackId}`, `${BASE}/asset/${asset.playbackId}/hls/index.m3u8`, `${BASE}/asset/${asset.playbackId}/video`];
+    const statuses = async (urls: string[]) => Promise.all(urls.map(async (url) => (await get(url, { range: "bytes=0-99" })).status));
+    assert.deepEqual(await statuses(recordingPaths), [401, 401, 401], "the recording's paths refuse as its asset's do");
+    assert.deepEqual(await statuses(assetPaths), [401, 401, 401]);
+    assert.equal((await get(`${recording}?jwt=${await jwtFor(key, asset.playbackId)}`)).status, 200, "a JWT for the asset's playback id");
+    // A playback token of the live stream (now public: none) or of another content opens nothing here.
+    const assetToken = new URL(((await (await get(`${BASE}/api/playback/${asset.playbackId}?jwt=${await jwtFor(key, asset.playbackId)}`)).json()) as { meta: { source: { url: string }[] } }).meta.source[0].url).searchParams.get("tkn")!;
+    assert.equal((await get(`${recording}?tkn=${assetToken}`)).status, 403);
+
+    // The asset made public: one content, one policy, so its recording's paths play too.
+    assert.equal((await api.patch(`asset/${asset.id}`, { playbackPolicy: null })).status, 200);
+    assert.deepEqual(await statuses(recordingPaths), [200, 206, 206]);
+    assert.deepEqual(await statuses(assetPaths), [200, 200, 206]);
+    // And private again.
+    assert.equal((await api.patch(`asset/${asset.id}`, { playbackPolicy: { type: "jwt" } })).status, 200);
+    assert.deepEqual(await statuses(recordingPaths), [401, 401, 401]);
   });
 });

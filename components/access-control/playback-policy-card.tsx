@@ -189,7 +189,7 @@ export function PlaybackPolicyCard({ policy, noun, save }: { policy: PlaybackPol
             label="Allowed origins"
             htmlFor={`${name}-origins`}
             optional
-            hint="Only pages on these sites may play it (this app's own player always may), one per line: https://example.com. Empty: any site."
+            hint="Only pages on these sites may play it (the player embedded there too), one per line: https://example.com. Elsewhere, or where no site is named (a page sending no Referer, the player link opened directly), it is refused; you still watch it here. Empty: any site."
           >
             <textarea
               id={`${name}-origins`}

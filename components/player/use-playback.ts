@@ -16,7 +16,7 @@ const same = (a: PlaybackState, b: PlaybackState) => JSON.stringify(a) === JSON.
  * video on demand is playable, or known to be private. `refresh` asks at once, e.g. when the
  * media stops loading (its playback token may have expired: the answer brings a fresh one).
  */
-export function usePlayback(playbackId: string, { jwt, accessKey, session }: ViewerCredential = {}): { playback: PlaybackState; refresh: () => void } {
+export function usePlayback(playbackId: string, { jwt, accessKey, session, embedGrant }: ViewerCredential = {}): { playback: PlaybackState; refresh: () => void } {
   const [playback, setPlayback] = useState<PlaybackState>({ status: "loading" });
   const refreshRef = useRef<() => void>(() => {});
 
@@ -35,7 +35,7 @@ export function usePlayback(playbackId: string, { jwt, accessKey, session }: Vie
       const controller = (inflight = new AbortController());
       let next: PlaybackState;
       try {
-        next = await fetchPlayback(playbackId, { jwt, accessKey, session }, controller.signal);
+        next = await fetchPlayback(playbackId, { jwt, accessKey, session, embedGrant }, controller.signal);
       } catch {
         if (controller.signal.aborted) return;
         next = { status: "unreachable" };
@@ -55,7 +55,7 @@ export function usePlayback(playbackId: string, { jwt, accessKey, session }: Vie
       inflight?.abort();
       refreshRef.current = () => {};
     };
-  }, [playbackId, jwt, accessKey, session]);
+  }, [playbackId, jwt, accessKey, session, embedGrant]);
 
   const refresh = useCallback(() => refreshRef.current(), []);
   return { playback, refresh };

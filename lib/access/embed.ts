@@ -1,25 +1,26 @@
 import { assetForPlayback } from "@/lib/assets/files";
 import { isOwnOrigin } from "@/lib/auth/origin";
 import { streamForPlayback } from "@/lib/live/playback";
+import { embedGrant } from "./gate";
+import { judgeSite, pageOrigin, siteRefusal } from "./sites";
+
+export type EmbedAdmission = { refusal: string; grant?: undefined } | { refusal?: undefined; grant?: string };
 
 /**
- * Why the player page may not play here, when a policy's allowedOrigins leaves out the page
- * embedding it. The player's own requests come from this site, so the embedding page is
- * judged here, by the Referer of the frame's navigation (browsers send the parent's origin).
- * No Referer (a page that sends none, or the link opened directly) is not refused: the
- * playback policy's credentials still apply.
+ * The player page, when a playback policy's allowedOrigins names where it may play. The page's
+ * own requests come from this site, which any page may frame, so the embedding site is judged
+ * here, by the Referer of the frame's navigation (browsers send the embedding page's origin):
+ * an allowed one gets an embed grant, which the player sends with its playback-info requests
+ * (lib/access/gate.ts); another site, an opaque page, or none named (a no-referrer frame, the
+ * page opened directly) is refused, as the playback info itself would refuse it.
  */
-export async function embedRefusal(playbackId: string, headers: Headers): Promise<string | undefined> {
-  const referer = headers.get("referer");
-  if (!referer || !/^[\w-]{1,64}$/.test(playbackId)) return undefined;
-  let origin: string;
-  try {
-    origin = new URL(referer).origin;
-  } catch {
-    return undefined;
-  }
-  if (isOwnOrigin(origin, headers)) return undefined;
+export async function embedAdmission(playbackId: string, headers: Headers): Promise<EmbedAdmission> {
+  if (!/^[\w-]{1,64}$/.test(playbackId)) return {};
   const content = (await streamForPlayback(playbackId)) ?? (await assetForPlayback(playbackId));
   const allowed = content?.playbackPolicy?.allowedOrigins;
-  return allowed?.length && !allowed.includes(origin) ? `this video cannot be played on ${origin}` : undefined;
+  if (!allowed?.length) return {};
+  const site = pageOrigin(headers);
+  const verdict = judgeSite(allowed, site, (origin) => isOwnOrigin(origin, headers));
+  if (verdict === "allowed") return { grant: embedGrant(playbackId) };
+  return { refusal: siteRefusal(verdict === "refused" ? site : undefined) };
 }

@@ -4,11 +4,17 @@ import { config } from "@/lib/config";
 import type { PlaybackPolicy } from "./schema";
 import { markSigningKeySeen, verificationKey } from "./signing-keys";
 import { checkPlaybackToken, playbackToken, TOKEN_PARAM } from "./token";
+import { EMBED_GRANT_HEADER, EMBEDDERS_HEADER, judgeSite, outsideEmbedder, pageOrigin, siteRefusal } from "./sites";
 import { askAccessWebhook } from "./webhook-policy";
 
 /** What is watched: the playback id its policy's credentials name, its owner, its policy. */
 export interface GatedContent {
+  /** The playback id a viewer's credential names (a JWT's `sub`); the access webhook is told it. */
   playbackId: string;
+  /** Other playback ids a viewer's JWT may name for the same content: a recording's stream's. */
+  otherPlaybackIds?: readonly string[];
+  /** What its playback tokens are bound to, when not its playback id: a recording's own URLs. */
+  tokenSubject?: string;
   userId: string;
   playbackPolicy: PlaybackPolicy | null;
 }
@@ -16,7 +22,7 @@ export interface GatedContent {
 export type Admission =
   | {
       ok: true;
-      /** The token the URLs handed to this viewer carry (gated content only). */
+      /** The token the URLs handed to this viewer carry (gated content, or content with allowed origins). */
       token?: string;
       /** The answer with the CORS and caching this content needs. */
       answer(res: Response): Response;
@@ -24,10 +30,27 @@ export type Admission =
   | { ok: false; response: Response };
 
 /**
+ * How long the player page's embed grant lasts. It only stands in for the Referer the page was
+ * loaded with, in that page's own requests: another site's page names its own origin and is
+ * refused whatever it carries, and the header cannot be put in a link. A player left open longer
+ * is asked to reload.
+ */
+const EMBED_GRANT_TTL_S = 24 * 3600;
+
+const embedSubject = (playbackId: string) => `embed:${playbackId}`;
+
+/** What the player page, loaded by an allowed embedding site (lib/access/embed.ts), proves that with. */
+export const embedGrant = (playbackId: string) => playbackToken(embedSubject(playbackId), EMBED_GRANT_TTL_S);
+
+/**
  * Whether this request may watch this content, for every playback path (the playback
  * info, playlists, segments, files, thumbnails, captions) of live streams, recordings and
- * assets. Public content without allowed origins costs nothing; gated content admits:
- * - a playback token (`tkn`) of this playback id, not expired: the URLs of an admission;
+ * assets. Public content without allowed origins costs nothing. With allowedOrigins (any type),
+ * a page of another site, an opaque page (`Origin: null`), or a request naming no page at all
+ * is refused, unless it shows it comes from an allowed embedding (lib/access/sites.ts): a playback
+ * token (`tkn`, handed out by such an admission), the player page's embed grant, or the owner.
+ * Gated content admits:
+ * - a playback token (`tkn`) of this content, not expired: the URLs of an admission;
  * - "jwt": an ES256 JWT (`?jwt=` or Livepeer-Jwt) with sub = the playback id, an exp, and
  *   `pub` naming an enabled signing key of the owner;
  * - "webhook": an access key (`?accessKey=` or Livepeer-Access-Key) the owner's webhook admits;
@@ -36,22 +59,37 @@ export type Admission =
  */
 export async function admitViewer(req: Request, content: GatedContent): Promise<Admission> {
   const policy = content.playbackPolicy;
-  const origin = requestOrigin(req);
-  const allowed = policy?.allowedOrigins;
-  if (allowed?.length && origin && !allowed.includes(origin) && !isOwnOrigin(origin, req.headers)) {
-    return deny(403, `this content may not be played on ${origin}`, origin);
-  }
-  const cors = allowed?.length ? origin : undefined;
-  if (!policy || policy.type === "public") return admitted(undefined, cors);
+  const allowed = policy?.allowedOrigins ?? [];
+  if ((!policy || policy.type === "public") && !allowed.length) return { ok: true, answer: (res) => res };
 
-  const url = new URL(req.url);
-  const given = url.searchParams.get(TOKEN_PARAM);
-  if (given) {
-    const check = checkPlaybackToken(given, content.playbackId);
-    if (check === "valid") return admitted(given, cors);
-    if (!credentialOf(req, policy)) return deny(403, check === "expired" ? "the playback token expired: ask for the playback info again" : "the playback token is not valid for this content", cors);
+  const subject = content.tokenSubject ?? content.playbackId;
+  const given = new URL(req.url).searchParams.get(TOKEN_PARAM);
+  const tokenCheck = given ? checkPlaybackToken(given, subject) : undefined;
+  const tokenRefusal = tokenCheck === "expired" ? "the playback token expired: ask for the playback info again" : "the playback token is not valid for this content";
+  let owner: Promise<boolean> | undefined;
+  const byOwner = () => (owner ??= isOwner(req, content.userId));
+  const ttlS = config().PLAYBACK_TOKEN_TTL_S;
+
+  let cors: string | undefined;
+  if (allowed.length) {
+    const site = pageOrigin(req.headers);
+    const verdict = judgeSite(allowed, site, (origin) => isOwnOrigin(origin, req.headers));
+    if (verdict === "allowed") cors = site;
+    else if (verdict === "refused") return deny(403, siteRefusal(site), site === "null" ? undefined : site);
+    else if (tokenCheck !== "valid") {
+      const grant = req.headers.get(EMBED_GRANT_HEADER);
+      const refusal = grant ? embeddingRefusal(req, grant, content, allowed) : (await byOwner()) ? undefined : given ? tokenRefusal : siteRefusal(undefined);
+      if (refusal) return deny(403, refusal, undefined);
+    }
   }
-  if (await isOwner(req, content.userId)) return admitted(playbackToken(content.playbackId, config().PLAYBACK_TOKEN_TTL_S), cors);
+  const admit = (token: string) => admitted(token, cors, allowed.length > 0);
+  if (!policy || policy.type === "public") return admit(tokenCheck === "valid" ? given! : playbackToken(subject, ttlS));
+
+  if (given) {
+    if (tokenCheck === "valid") return admit(given);
+    if (!credentialOf(req, policy)) return deny(403, tokenRefusal, cors);
+  }
+  if (await byOwner()) return admit(playbackToken(subject, ttlS));
 
   const credential = credentialOf(req, policy);
   if (!credential) {
@@ -60,8 +98,20 @@ export async function admitViewer(req: Request, content: GatedContent): Promise<
   }
   const verdict = policy.type === "jwt" ? await checkJwt(credential, content) : await askAccessWebhook(content.userId, policy, content.playbackId, credential);
   if (!verdict.admitted) return deny(403, verdict.reason, cors);
-  const ttlS = Math.min(verdict.ttlS ?? Infinity, config().PLAYBACK_TOKEN_TTL_S);
-  return admitted(playbackToken(content.playbackId, ttlS), cors);
+  return admit(playbackToken(subject, Math.min(verdict.ttlS ?? Infinity, ttlS)));
+}
+
+/**
+ * Why the player page's requests, which name this site, may not play: its embed grant says an
+ * allowed site loaded it, and the frames around it, where the browser tells them, must all be
+ * allowed too (a page of an allowed site framed by another is not).
+ */
+function embeddingRefusal(req: Request, grant: string, content: GatedContent, allowed: readonly string[]): string | undefined {
+  const check = checkPlaybackToken(grant, embedSubject(content.playbackId));
+  if (check === "expired") return "this player page was opened too long ago: reload it";
+  if (check !== "valid") return "the player page's embed grant is not valid for this content";
+  const outsider = outsideEmbedder(allowed, req.headers.get(EMBEDDERS_HEADER), (origin) => isOwnOrigin(origin, req.headers));
+  return outsider ? siteRefusal(outsider) : undefined;
 }
 
 function credentialOf(req: Request, policy: PlaybackPolicy): string | undefined {
@@ -88,7 +138,7 @@ async function checkJwt(jwt: string, content: GatedContent): Promise<Verdict> {
   if (found === "disabled") return { admitted: false, reason: "the JWT's signing key is disabled" };
   try {
     const { payload } = await jwtVerify(jwt, found.key, { algorithms: ["ES256"], requiredClaims: ["exp", "sub"] });
-    if (payload.sub !== content.playbackId) return { admitted: false, reason: "the JWT is for another playback id" };
+    if (payload.sub !== content.playbackId && !content.otherPlaybackIds?.includes(payload.sub!)) return { admitted: false, reason: "the JWT is for another playback id" };
     if (payload.action !== undefined && payload.action !== "pull") return { admitted: false, reason: 'the JWT\'s action is not "pull"' };
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) return { admitted: false, reason: "the JWT expired" };
@@ -109,33 +159,21 @@ async function isOwner(req: Request, ownerId: string): Promise<boolean> {
   return session?.user?.id === ownerId;
 }
 
-/** The page's origin: `Origin` on CORS requests, else the Referer's (media elements, images). */
-function requestOrigin(req: Request): string | undefined {
-  const origin = req.headers.get("origin");
-  if (origin && origin !== "null") return origin;
-  const referer = req.headers.get("referer");
-  if (!referer) return undefined;
-  try {
-    return new URL(referer).origin;
-  } catch {
-    return undefined;
-  }
-}
-
-function corsHeaders(origin: string | undefined): Record<string, string> {
-  return origin ? { "access-control-allow-origin": origin, vary: "Origin" } : {};
-}
-
-function admitted(token: string | undefined, corsOrigin: string | undefined): Admission {
-  if (!token && !corsOrigin) return { ok: true, answer: (res) => res };
+/**
+ * An admission's answer, for the viewer its token was handed to. `corsOrigin`: the allowed page
+ * to name in CORS. `byPage`: the admission depended on the page (allowedOrigins), so a browser's
+ * cache must not hand the answer made for one page to another (sites under one domain share one).
+ */
+function admitted(token: string, corsOrigin: string | undefined, byPage: boolean): Admission {
   return {
     ok: true,
     token,
     answer(res) {
       const out = new Response(res.body, res);
-      for (const [k, v] of Object.entries(corsHeaders(corsOrigin))) out.headers.set(k, v);
+      if (corsOrigin) out.headers.set("access-control-allow-origin", corsOrigin);
+      if (corsOrigin || byPage) out.headers.set("vary", byPage ? "Origin, Referer" : "Origin");
       // What one viewer was admitted to is not for shared caches to hand to others.
-      if (token) out.headers.set("cache-control", privately(out.headers.get("cache-control")));
+      out.headers.set("cache-control", privately(out.headers.get("cache-control")));
       return out;
     },
   };

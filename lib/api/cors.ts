@@ -1,3 +1,5 @@
+import { EMBED_GRANT_HEADER, EMBEDDERS_HEADER } from "@/lib/access/sites";
+
 /**
  * Cross-origin access, in one place. "public": what players and embeds on any site read
  * (playback info, media files, the API document). "upload": the pre-signed and tus upload
@@ -12,8 +14,9 @@ export const CORS = {
   public: {
     "access-control-allow-origin": "*",
     "access-control-allow-methods": "GET, HEAD, OPTIONS",
-    // The viewer's credentials of gated content (lib/access/gate.ts), and seeking.
-    "access-control-allow-headers": "livepeer-jwt, livepeer-access-key, range",
+    // The viewer's credentials of gated content (lib/access/gate.ts), and seeking; the player page's
+    // embed grant, which a sandboxed frame sends from an opaque origin, to be refused with a reason.
+    "access-control-allow-headers": `livepeer-jwt, livepeer-access-key, range, ${EMBED_GRANT_HEADER}, ${EMBEDDERS_HEADER}`,
     "access-control-expose-headers": `content-length, content-range, ${RATE_LIMIT_HEADERS}`,
   },
   upload: {

@@ -206,7 +206,7 @@ export const OPERATIONS: OperationReference = {
   },
   getPlaybackInfo: {
     description:
-      "How to play a live stream, a recording or an asset, by playback id: its sources (HLS, MP4s, thumbnails, captions). No API key; open to every origin. Gated content needs the viewer's JWT (`?jwt=` or `Livepeer-Jwt`) or access key (`?accessKey=` or `Livepeer-Access-Key`); its URLs then carry a short-lived playback token. See the guide *Playback*.",
+      "How to play a live stream, a recording or an asset, by playback id: its sources (HLS, MP4s, thumbnails, captions). No API key; open to every origin, unless the content's policy lists `allowedOrigins`. Gated content needs the viewer's JWT (`?jwt=` or `Livepeer-Jwt`) or access key (`?accessKey=` or `Livepeer-Access-Key`); its URLs then carry a short-lived playback token. See the guide *Playback*.",
   },
   createSigningKey: {
     description:

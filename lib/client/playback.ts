@@ -5,6 +5,7 @@
  * its source URLs then carry a short-lived token of their own.
  */
 
+import { EMBED_GRANT_HEADER, EMBEDDERS_HEADER } from "@/lib/access/sites";
 import type { PlaybackInfo, PlaybackSource, PlaybackType } from "@/lib/playback/schema";
 
 export type { PlaybackInfo, PlaybackType };
@@ -25,6 +26,8 @@ export interface ViewerCredential {
   accessKey?: string;
   /** The dashboard's session cookie goes along: the creator watching their own content. */
   session?: boolean;
+  /** The player page's proof that a site its playback policy allows embeds it (lib/access/embed.ts). */
+  embedGrant?: string;
 }
 
 /** The query parameter of a media URL that carries its short-lived playback token. */
@@ -81,6 +84,12 @@ export async function fetchPlayback(playbackId: string, credential: ViewerCreden
   const headers: Record<string, string> = { accept: "application/json" };
   if (credential.jwt) headers["Livepeer-Jwt"] = credential.jwt;
   if (credential.accessKey) headers["Livepeer-Access-Key"] = credential.accessKey;
+  if (credential.embedGrant) {
+    headers[EMBED_GRANT_HEADER] = credential.embedGrant;
+    // The frames around the page, where the browser tells them (not Firefox): each must be an allowed site.
+    const embedders = window.location.ancestorOrigins;
+    if (embedders?.length) headers[EMBEDDERS_HEADER] = Array.from(embedders).join(" ");
+  }
   const res = await fetch(`/api/playback/${encodeURIComponent(playbackId)}`, {
     headers,
     credentials: credential.session ? "same-origin" : "omit",

@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import { text } from "node:stream/consumers";
 import { db } from "@/db/client";
-import { recordingSegments, sessions, streams } from "@/db/schema";
+import { assets, recordingSegments, sessions, streams } from "@/db/schema";
+import type { GatedContent } from "@/lib/access/gate";
+import { recordingContent } from "@/lib/access/recording";
 import { objects } from "@/lib/storage";
 import { liveKey, recordingKey } from "./keys";
 
@@ -44,18 +46,32 @@ export async function liveMasterPlaylist(sessionId: string, epoch: number): Prom
 /** The store key of a live file (a media playlist or a segment) of an epoch of a session. */
 export const liveFileKey = (sessionId: string, epoch: number, variant: string, file: string) => liveKey(sessionId, epoch, `${variant}/${file}`);
 
-/**
- * The stream (what its playback policy needs) of a session, live or recorded: by the
- * stream's playback id when the URL names one, or the session alone (recording URLs).
- */
-export async function streamOfSession(playbackId: string | undefined, sessionId: string) {
+/** The stream (what its playback policy needs) of a live session, by the stream's playback id the URL names. */
+export async function streamOfSession(playbackId: string, sessionId: string) {
   const [row] = await db()
     .select({ id: streams.id, playbackId: streams.playbackId, userId: streams.userId, playbackPolicy: streams.playbackPolicy })
     .from(sessions)
     .innerJoin(streams, eq(sessions.parentId, streams.id))
-    .where(and(eq(sessions.id, sessionId), playbackId === undefined ? undefined : eq(streams.playbackId, playbackId)))
+    .where(and(eq(sessions.id, sessionId), eq(streams.playbackId, playbackId)))
     .limit(1);
   return row;
+}
+
+/** A session's recording as the gate sees it (lib/access/recording.ts), or undefined for no such session. */
+export async function recordingOf(sessionId: string): Promise<GatedContent | undefined> {
+  const [row] = await db()
+    .select({
+      live: sessions.isActive,
+      endedUnder: sessions.playbackPolicy,
+      stream: { playbackId: streams.playbackId, userId: streams.userId, playbackPolicy: streams.playbackPolicy },
+      asset: { playbackId: assets.playbackId, playbackPolicy: assets.playbackPolicy },
+    })
+    .from(sessions)
+    .innerJoin(streams, eq(sessions.parentId, streams.id))
+    .leftJoin(assets, eq(assets.id, sessions.assetId))
+    .where(eq(sessions.id, sessionId))
+    .limit(1);
+  return row && recordingContent({ sessionId, ...row, asset: row.asset ?? undefined });
 }
 
 /**

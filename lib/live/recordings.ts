@@ -70,7 +70,7 @@ export async function recordingToAsset(sessionId: string): Promise<void> {
     [session] = await db().update(sessions).set({ assetId: newId() }).where(eq(sessions.id, sessionId)).returning();
   }
   const assetId = session.assetId!;
-  const parent = await db().query.streams.findFirst({ where: eq(streams.id, session.parentId), columns: { name: true, playbackPolicy: true } });
+  const parent = await db().query.streams.findFirst({ where: eq(streams.id, session.parentId), columns: { name: true } });
   const asset =
     (await assetById(assetId)) ??
     (await createAsset(session.userId, {
@@ -79,8 +79,8 @@ export async function recordingToAsset(sessionId: string): Promise<void> {
       source: { type: "recording", sessionId, streamId: session.parentId },
       phase: "processing",
       id: assetId,
-      // The recording is watched as its stream is.
-      playbackPolicy: parent?.playbackPolicy,
+      // Watched as it was before it became an asset: under its broadcast's policy, not the stream's now.
+      playbackPolicy: session.playbackPolicy,
     }));
   if (asset.phase !== "processing" || asset.files?.source) return; // an earlier attempt got through
   const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), "castline-recording-"));

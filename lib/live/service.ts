@@ -209,6 +209,8 @@ export async function sessionEnded(sessionId: string, end: { epoch?: number; rea
       endedAt: now,
       lastSeen: now,
       endReason: end.reason,
+      // What its recording is watched under from now on (lib/live/playback.ts recordingContent).
+      playbackPolicy: sql`(SELECT ${streams.playbackPolicy} FROM ${streams} WHERE ${streams.id} = ${sessions.parentId})`,
       ...(hasRecording ? { recordingStatus: "waiting" } : {}),
     })
     .where(and(eq(sessions.id, sessionId), eq(sessions.isActive, true), end.epoch === undefined ? undefined : eq(sessions.epoch, end.epoch)))

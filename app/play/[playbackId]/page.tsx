@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { PlaybackRefused, Player } from "@/components/player/player";
-import { embedRefusal } from "@/lib/access/embed";
+import { embedAdmission } from "@/lib/access/embed";
 import { contentForPlayback, publicName } from "@/lib/playback/service";
 
 type Params = { params: Promise<{ playbackId: string }> };
@@ -22,8 +22,8 @@ const one = (value: string | string[] | undefined) => (Array.isArray(value) ? va
 
 /**
  * The embeddable viewer page: nothing but the player, edge to edge on black. Public (no
- * session, no cookies) and framed by other sites through the dashboard's embed code, except
- * sites a playback policy's allowedOrigins leaves out. A private stream or video plays with the
+ * session, no cookies) and framed by other sites through the dashboard's embed code; under a
+ * playback policy's allowedOrigins, only by those sites (lib/access/embed.ts). A private stream or video plays with the
  * viewer's credential in the link: `?jwt=` or `?accessKey=`. The player's keyboard shortcuts
  * work on the whole page, nothing else being there to type into.
  */
@@ -36,15 +36,15 @@ export default async function PlayPage({
   const { playbackId } = await params;
   // Unknown, or taken down: nothing to play here, for anyone.
   if (!/^[\w-]{1,64}$/.test(playbackId) || !(await contentForPlayback(playbackId))) notFound();
-  const [query, refusal, name] = await Promise.all([searchParams, embedRefusal(playbackId, await headers()), nameOf(playbackId)]);
+  const [query, embed, name] = await Promise.all([searchParams, embedAdmission(playbackId, await headers()), nameOf(playbackId)]);
   return (
     <main className="fixed inset-0 bg-black">
-      {refusal ? (
-        <PlaybackRefused reason={refusal} />
+      {embed.refusal ? (
+        <PlaybackRefused reason={embed.refusal} />
       ) : (
         <Player
           playbackId={playbackId}
-          credential={{ jwt: one(query.jwt), accessKey: one(query.accessKey) }}
+          credential={{ jwt: one(query.jwt), accessKey: one(query.accessKey), embedGrant: embed.grant }}
           title={name}
           pageShortcuts
         />

@@ -7,21 +7,21 @@ import { playlistWithToken } from "@/lib/access/token";
 import { sourceKey } from "@/lib/assets/keys";
 import { CONTENT_TYPES, IMMUTABLE, notFoundResponse, objectResponse, textResponse } from "@/lib/api/files";
 import { recordingKey } from "@/lib/live/keys";
-import { recordingPlaylist, SAFE_NAME, streamOfSession } from "@/lib/live/playback";
+import { recordingOf, recordingPlaylist, SAFE_NAME } from "@/lib/live/playback";
 
 /**
- * A session's recording, for viewers its stream's playback policy admits (credentials
- * name the stream's playback id): index.m3u8 (built from the segments stored, every part
- * of the session), the segments (<epoch>/<file>), and video.mp4 once the recording became
- * an asset. Public streams' recordings need nothing but the session id, as the
- * recordingUrl and mp4Url handed out.
+ * A session's recording, for viewers its policy admits: its asset's once it is one, as at
+ * /asset/<playbackId>/ (lib/access/recording.ts); credentials name the asset's playback id or
+ * the stream's. index.m3u8 (built from the segments stored, every part of the session), the
+ * segments (<epoch>/<file>), and video.mp4 once the recording became an asset. Public
+ * recordings need nothing but the session id, as the recordingUrl and mp4Url handed out.
  */
 export async function GET(req: Request, ctx: { params: Promise<{ sessionId: string; path: string[] }> }) {
   const { sessionId, path: parts } = await ctx.params;
   if (![sessionId, ...parts].every((p) => SAFE_NAME.test(p))) return notFoundResponse();
-  const stream = await streamOfSession(undefined, sessionId);
-  if (!stream) return notFoundResponse();
-  const admission = await admitViewer(req, stream);
+  const recording = await recordingOf(sessionId);
+  if (!recording) return notFoundResponse();
+  const admission = await admitViewer(req, recording);
   if (!admission.ok) return admission.response;
   const [first, second] = parts;
   if (parts.length === 1 && first === "index.m3u8") {
