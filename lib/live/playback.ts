@@ -57,21 +57,23 @@ export async function streamOfSession(playbackId: string, sessionId: string) {
   return row;
 }
 
-/** A session's recording as the gate sees it (lib/access/recording.ts), or undefined for no such session. */
+/** A session's recording as the gate sees it (lib/access/recording.ts), or undefined for no such session or one taken down. */
 export async function recordingOf(sessionId: string): Promise<GatedContent | undefined> {
   const [row] = await db()
     .select({
       live: sessions.isActive,
       endedUnder: sessions.playbackPolicy,
       stream: { playbackId: streams.playbackId, userId: streams.userId, playbackPolicy: streams.playbackPolicy },
-      asset: { playbackId: assets.playbackId, playbackPolicy: assets.playbackPolicy },
+      asset: { playbackId: assets.playbackId, playbackPolicy: assets.playbackPolicy, purgedAt: assets.purgedAt },
     })
     .from(sessions)
     .innerJoin(streams, eq(sessions.parentId, streams.id))
     .leftJoin(assets, eq(assets.id, sessions.assetId))
     .where(eq(sessions.id, sessionId))
     .limit(1);
-  return row && recordingContent({ sessionId, ...row, asset: row.asset ?? undefined });
+  // Its asset taken down (DELETE /asset/{id}?purge=true): the same content, gone from every path.
+  if (!row || row.asset?.purgedAt) return undefined;
+  return recordingContent({ sessionId, ...row, asset: row.asset ?? undefined });
 }
 
 /**
