@@ -1,5 +1,4 @@
-import { sql } from "drizzle-orm";
-import { db } from "./client";
+import postgres from "postgres";
 
 /**
  * Whether the database can be reached now, for answering 503 + Retry-After at once while it
@@ -28,34 +27,33 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 const PROBE_EVERY_MS = 1000;
-const PROBE_TIMEOUT_MS = 2000;
 
 export interface DatabaseWatch {
-  /** True from the first failed probe until one succeeds. */
+  /** True from a probe the database refused (no connection) until one succeeds. */
   readonly down: boolean;
   stop(): void;
 }
 
-/** Probes the database every second; says when it goes and comes back. */
+/**
+ * Probes the database every second on a connection of its own (not queued behind the pool's
+ * work), and says when it goes and comes back. Only "no connection" counts as down: a busy
+ * database that answers slowly is slow, not away, and gets no 503s.
+ */
 export function watchDatabase(): DatabaseWatch {
+  const probeClient = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connect_timeout: 10 });
   let down = false;
   let probing = false;
   const probe = async () => {
     if (probing) return;
     probing = true;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        db().execute(sql`SELECT 1`),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(Object.assign(new Error("no answer"), { code: "CONNECT_TIMEOUT" })), PROBE_TIMEOUT_MS))),
-      ]);
+      await probeClient`SELECT 1`;
       if (down) console.error("The database answers again.");
       down = false;
     } catch (err) {
-      if (!down) console.error(`The database does not answer (${(err as { code?: string }).code ?? (err as Error).name}): answering 503 until it does.`);
-      down = true;
+      if (!down && isDatabaseUnavailable(err)) console.error(`The database does not answer (${(err as { code?: string }).code}): answering 503 until it does.`);
+      down ||= isDatabaseUnavailable(err);
     } finally {
-      clearTimeout(timer);
       probing = false;
     }
   };
@@ -65,6 +63,9 @@ export function watchDatabase(): DatabaseWatch {
     get down() {
       return down;
     },
-    stop: () => clearInterval(interval),
+    stop: () => {
+      clearInterval(interval);
+      void probeClient.end({ timeout: 1 });
+    },
   };
 }
