@@ -125,13 +125,30 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
+/** How long, and how much more, a client still sending a refused body is read (and dropped) for. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 8 * 1024 * 1024;
+
 /**
  * An answer given before the request's body was all received (a 413, a refused upload) ends the
- * connection once it is sent: the rest of the body is neither read nor waited for.
+ * connection once it is sent, after a bounded lingering close (as nginx does): what the client
+ * is still sending is read and dropped for a moment, so that it reads the answer instead of a
+ * reset of a connection closed under its feet; past LINGER_MS or LINGER_BYTES it is cut.
  */
 function closeOnUnreadBody(req: http.IncomingMessage, res: http.ServerResponse) {
   const socket = req.socket;
-  res.once("finish", () => req.complete || socket.destroySoon());
+  res.once("finish", () => {
+    if (req.complete) return;
+    const close = () => {
+      clearTimeout(timer);
+      socket.destroySoon();
+    };
+    const timer = setTimeout(close, LINGER_MS);
+    let dropped = 0;
+    req.on("data", (chunk: Buffer) => (dropped += chunk.length) > LINGER_BYTES && close());
+    req.once("end", close);
+    req.resume();
+  });
 }
 
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
