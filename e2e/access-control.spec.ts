@@ -255,7 +255,7 @@ test("a video that plays only on its allowed site: embedded there it plays; othe
   try {
     await signUp(page, { name: "Embedding Creator" });
     const requested = await (
-      await page.request.post("/api/asset/request-upload", { data: { name: `Embed only ${unique()}`, playbackPolicy: { type: "public", allowedOrigins: [good.origin] } } })
+      await page.request.post("/api/asset/request-upload", { headers: fromDashboard, data: { name: `Embed only ${unique()}`, playbackPolicy: { type: "public", allowedOrigins: [good.origin] } } })
     ).json();
     expect((await putFile(requested.url, await makeMedia(tmpDir(), "mp4", { seconds: 30, size: "320x180" }))).status).toBe(200);
     const { id, playbackId } = requested.asset as { id: string; playbackId: string };

@@ -137,8 +137,16 @@ const LINGER_BYTES = 8 * 1024 * 1024;
  */
 function closeOnUnreadBody(req: http.IncomingMessage, res: http.ServerResponse) {
   const socket = req.socket;
+  // Said in the answer too (Connection: close), or a keep-alive client sends its next request on
+  // the connection being closed and reads "other side closed" for it. Every header goes out
+  // through writeHead (an implicit one too), so this is where the answer's framing is decided.
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
+    if (!req.complete && sendsBody(req)) res.shouldKeepAlive = false;
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
   res.once("finish", () => {
-    if (req.complete) return;
+    if (req.complete || !sendsBody(req)) return;
     const close = () => {
       clearTimeout(timer);
       socket.destroySoon();
@@ -149,6 +157,11 @@ function closeOnUnreadBody(req: http.IncomingMessage, res: http.ServerResponse) 
     req.once("end", close);
     req.resume();
   });
+}
+
+/** Whether a body follows the request's headers (a GET's "end" may simply not have been read yet). */
+function sendsBody(req: http.IncomingMessage) {
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
 }
 
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);

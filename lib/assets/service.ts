@@ -55,6 +55,9 @@ export function serializeRendition(r: RenditionRow, playbackId: string): AssetRe
 /** `renditions` only where they were read (GET /asset/{id}, asset.updated): lists leave them out. */
 export function serializeAsset(row: AssetRow, { renditions }: { renditions?: AssetRendition[] } = {}): Asset {
   const ready = row.phase === "ready";
+  // A ready asset's progress is its renditions' transcode: with none left transcoding there is
+  // none, even in the moment before settleTranscode clears the column.
+  const settled = ready && renditions !== undefined && !renditions.some((r) => r.phase === "transcoding");
   return compact({
     id: row.id,
     name: row.name,
@@ -64,7 +67,7 @@ export function serializeAsset(row: AssetRow, { renditions }: { renditions?: Ass
     status: compact({
       phase: row.phase as AssetPhase,
       updatedAt: row.updatedAt,
-      progress: row.progress,
+      progress: settled ? null : row.progress,
       errorMessage: row.errorMessage,
       storage: row.storageStatus as Asset["status"]["storage"] | null,
     }),
