@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { config } from "@/lib/config";
 import { publicOrigin } from "@/lib/origin";
-import { healthyNodes } from "./nodes";
+import { ingestNodes } from "./nodes";
 
 export const Ingest = z
   .object({
@@ -12,7 +12,8 @@ export const Ingest = z
   .meta({ id: "Ingest" });
 
 /**
- * Where encoders publish: one entry per healthy media node, least loaded first
+ * Where encoders publish: one entry per healthy media node, least loaded first (overloaded
+ * ones only when none is healthy)
  * (Livepeer's /api/ingest shape). A node without its own public host
  * (MEDIA_PUBLIC_HOST) is reached at the host viewers reach this deployment at
  * (PUBLIC_URL's, else the request's), on the node's RTMP port.
@@ -20,7 +21,7 @@ export const Ingest = z
 export async function ingestFor(requestHost: string | null): Promise<z.infer<typeof Ingest>[]> {
   const origin = publicOrigin();
   const host = config().PUBLIC_URL ? new URL(origin).hostname : (requestHost ?? "localhost").replace(/:\d+$/, "");
-  const nodes = await healthyNodes();
+  const nodes = await ingestNodes();
   return nodes.map((node) => ({
     base: origin,
     ingest: node.ingestUrl ?? `rtmp://${host}:${node.rtmpPort}/live`,
