@@ -40,7 +40,14 @@ const minutesIn = (at: number, startedAt: number) => {
 };
 
 /** "480p", "480p and 360p", "720p, 480p and 360p" */
-const listed = (names: string[]) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
+export const namesInWords = (names: string[]) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
+
+/**
+ * Whether the live output is behind its encoder: renditions dropped, or trailing by more than
+ * the media node tolerates at the shortest segments (the node's own limit grows with them).
+ */
+export const transcodingBehind = (health: { lagS?: number; droppedRenditions?: string[] }) =>
+  !!health.droppedRenditions?.length || (health.lagS ?? 0) > lagLimitS(1);
 
 /**
  * The readings of a broadcast the encoder should fix, each with a short hint in plain words,
@@ -113,7 +120,7 @@ function transcodingIssue(samples: HealthSample[], startedAt: number, segmentS: 
     return {
       reading: "transcoding",
       at: droppedAt.at,
-      message: `Transcoding fell behind real time ${minutesIn(droppedAt.at, startedAt)}: ${listed(dropped)} dropped to keep the stream live (the source still plays). The media node is overloaded: give it more CPU, run fewer renditions, or add a media node.`,
+      message: `Transcoding fell behind real time ${minutesIn(droppedAt.at, startedAt)}: ${namesInWords(dropped)} dropped to keep the stream live (the source still plays). The media node is overloaded: give it more CPU, run fewer renditions, or add a media node.`,
     };
   }
   const behind = samples.find((s) => s.lagS !== undefined && s.lagS > lagLimitS(segmentS));
