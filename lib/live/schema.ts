@@ -33,7 +33,8 @@ export const IngestHealth = z.object({
     .optional()
     .describe("Castline addition: how far the live output (the newest segment) trails what the encoder sent, in seconds of media"),
   droppedRenditions: z
-    .array(z.string())
+    .array(z.string().max(64))
+    .max(8)
     .optional()
     .describe("Castline addition: renditions not transcoded now because the media node could not keep up in real time (the source always plays)"),
   updatedAt: z.number(),

@@ -180,10 +180,7 @@ export class Broadcast {
 
   private async storeThumbnail(segmentFile: string) {
     const jpeg = path.join(this.dir, "thumbnail.jpg");
-    // Background priority: viewers need the ladder more than a fresh thumbnail.
-    const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-y", "-skip_frame", "nokey", "-i", segmentFile, "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "5", jpeg], {
-      background: true,
-    });
+    const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-y", "-skip_frame", "nokey", "-i", segmentFile, "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "5", jpeg]);
     this.thumbnailer = proc;
     const code = await proc.exited;
     if (code !== 0) throw new Error(`ffmpeg exited with ${code}: ${proc.stderrTail()}`);

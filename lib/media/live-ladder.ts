@@ -15,6 +15,8 @@ import { HlsShipper, type ShippedSegment } from "./shipper";
 
 /** Crashes (not drops or restores) the ladder survives before the broadcast is given up. */
 const MAX_CRASHES = 3;
+/** Segments of the source a stream waits for a slow rendition (a busy node) before it goes live without it. */
+const READY_WAIT_SEGMENTS = 3;
 
 export interface LiveLadderContext {
   grant: PublishGrant;
@@ -73,6 +75,8 @@ export class LiveLadder {
   private nextSegment = 0;
   private draining = false;
   private lastLagS?: number;
+  /** When the source first had a playlist in the store. */
+  private sourceLiveAt?: number;
 
   constructor(private readonly ctx: LiveLadderContext) {
     this.governor = new LadderGovernor({
@@ -92,9 +96,14 @@ export class LiveLadder {
     return [0, ...this.governor.running];
   }
 
-  /** Whether every running variant has a playlist in the store. */
+  /**
+   * Whether the stream can go live: every running variant has a playlist in the store, or the
+   * source has had one for READY_WAIT_SEGMENTS (renditions slow to start join the master later).
+   */
   get live(): boolean {
-    return this.variants.every((v) => this.shippers.get(v)?.live);
+    if (this.sourceLiveAt === undefined) return false;
+    const waited = Date.now() - this.sourceLiveAt >= READY_WAIT_SEGMENTS * this.ctx.segmentS * 1000;
+    return waited || this.variants.every((v) => this.shippers.get(v)?.live);
   }
 
   /** Whether the live output is behind now (trailing, or some renditions dropped). */
@@ -121,8 +130,9 @@ export class LiveLadder {
         await this.ctx.segmentStored(variant, s);
       },
       onPlaylist: () => {
-        // A rendition that came back joins the master once it plays.
-        if (this.mastered && !this.entries.has(variant)) void this.writeMaster();
+        if (variant === 0) this.sourceLiveAt ??= Date.now();
+        // A rendition that came back (or was slow to start) joins the master once it plays.
+        if (this.mastered && !this.entries.has(variant)) void this.writeMaster().catch(() => undefined);
         this.ctx.playlistStored();
       },
       onWrite: this.ctx.segmentWritten,
@@ -256,13 +266,15 @@ export class LiveLadder {
 
   private async probeEntry(v: number): Promise<Variant> {
     const dir = this.folder(v);
-    const [first] = await readMediaPlaylist(path.join(dir, "index.m3u8"));
-    const file = path.join(dir, first.uri);
+    // The newest: older ones leave the folder as the live window slides.
+    const newest = (await readMediaPlaylist(path.join(dir, "index.m3u8"))).at(-1);
+    if (!newest) throw new Error(`${variantDir(v)} has no segment yet`);
+    const file = path.join(dir, newest.uri);
     const [info, stat] = await Promise.all([probe(file), fs.stat(file)]);
     const video = info.streams.find((s) => s.codec_type === "video");
     const audio = info.streams.find((s) => s.codec_type === "audio");
     const profile = this.ctx.grant.profiles[v - 1];
-    const measured = (stat.size * 8) / Math.max(first.duration, 0.5);
+    const measured = (stat.size * 8) / Math.max(newest.duration, 0.5);
     return {
       uri: `${variantDir(v)}/index.m3u8`,
       name: profile?.name ?? "source",
