@@ -40,9 +40,12 @@ export const variantDir = (index: number) => `v${index}`;
  * A reader's input ends when the publisher leaves, and it ends by itself with a
  * clean trailer (final segments and playlists written), once it has worked through
  * what it was sent (lib/media/live-ladder.ts drains it). The read timeout covers a
- * media node that hangs.
+ * media node that hangs. It is longer than the media node's own stall limit (4 s
+ * without data cuts the publisher, which ends the input cleanly): a timeout strikes
+ * in the middle of a tag, and ffmpeg then ends as if the input had (a pause of a busy
+ * machine or a bursty uplink cost the broadcast everything its reader had yet to read).
  */
-const READ_TIMEOUT_US = "2000000";
+const READ_TIMEOUT_US = "10000000";
 const readInput = (input: string) => ["-rw_timeout", READ_TIMEOUT_US, "-f", "flv", "-i", input];
 
 export function ladderArgs(l: LadderInput): string[] {
