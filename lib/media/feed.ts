@@ -161,7 +161,11 @@ export class Feed extends BaseSession {
     this.heldBytes = 0;
   }
 
-  close() {
+  /**
+   * Ends every reader's input. A field, not a method: node-media-server's BaseSession defines
+   * close as an instance field, which would shadow a method, and close() would do nothing.
+   */
+  override close = () => {
     if (this.closed) return;
     this.closed = true;
     this.release();
@@ -169,5 +173,5 @@ export class Feed extends BaseSession {
     this.listeners.clear();
     for (const reader of this.readers.keys()) reader.end();
     this.broadcast.donePlay(this);
-  }
+  };
 }
