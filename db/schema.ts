@@ -210,7 +210,8 @@ export const liveSegments = pgTable(
  * The ingest health of a session over its broadcast, from the media node's heartbeats
  * (about one a second) folded into one row per time bucket: the mean bitrate, the lowest
  * frame rate and the longest keyframe interval seen in it (a drop or a late keyframe is
- * what the creator must see). Buckets widen as a broadcast goes on (lib/sessions/health.ts),
+ * what the creator must see), and how far the live output trailed the encoder and which
+ * renditions were dropped to keep it live. Buckets widen as a broadcast goes on (lib/sessions/health.ts),
  * so a long broadcast keeps a bounded number of rows. Kept after the broadcast ends.
  */
 export const sessionHealthSamples = pgTable(
@@ -224,6 +225,10 @@ export const sessionHealthSamples = pgTable(
     bitrateKbps: real("bitrate_kbps"),
     fps: real("fps"),
     keyframeIntervalS: real("keyframe_interval_s"),
+    /** The longest the live output trailed what the encoder sent (s). */
+    lagS: real("lag_s"),
+    /** Renditions the media node had dropped because it could not keep up (names). */
+    droppedRenditions: text("dropped_renditions").array(),
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.at] })],
 );
@@ -238,6 +243,12 @@ export const mediaNodes = pgTable("media_nodes", {
   /** Load average over one minute divided by cores: 1 is a full node. */
   cpuLoad: real("cpu_load").notNull(),
   liveSessions: integer("live_sessions").notNull(),
+  /** Live sessions whose output fell behind real time (renditions dropped, or trailing the encoder). */
+  laggingSessions: integer("lagging_sessions").notNull().default(0),
+  /** It cannot take more broadcasts without them falling behind (lib/live/nodes.ts isOverloaded). */
+  overloaded: boolean("overloaded").notNull().default(false),
+  /** The machine it runs on (lib/media/machine.ts): job workers there run fewer transcodes while it is live. */
+  machine: text("machine"),
   startedAt: ms("started_at").notNull(),
   lastHeartbeatAt: ms("last_heartbeat_at").notNull(),
   /** Set when it missed heartbeats for NODE_LOST_AFTER_S: its sessions were ended. */

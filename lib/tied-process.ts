@@ -9,7 +9,15 @@ import fs from "node:fs";
  */
 const SETPRIV = "/usr/bin/setpriv";
 const hasSetpriv = fs.existsSync(SETPRIV);
+const NICE = "/usr/bin/nice";
+const hasNice = fs.existsSync(NICE);
 
-export function spawnTied(bin: string, args: string[], opts: SpawnOptions, deathSignal: NodeJS.Signals = "SIGKILL"): ChildProcess {
-  return hasSetpriv ? spawn(SETPRIV, ["--pdeathsig", deathSignal, "--", bin, ...args], opts) : spawn(bin, args, opts);
+/**
+ * `niceness` (0 unless given) lowers the program's CPU priority from its first instruction:
+ * through `nice`, which execs it (same pid), before it starts any thread (on Linux a
+ * thread's priority is its own: lowering it afterwards would miss the threads started by then).
+ */
+export function spawnTied(bin: string, args: string[], opts: SpawnOptions, deathSignal: NodeJS.Signals = "SIGKILL", niceness = 0): ChildProcess {
+  const command: string[] = niceness && hasNice ? [NICE, "-n", String(niceness), bin, ...args] : [bin, ...args];
+  return hasSetpriv ? spawn(SETPRIV, ["--pdeathsig", deathSignal, "--", ...command], opts) : spawn(command[0], command.slice(1), opts);
 }

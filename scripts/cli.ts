@@ -101,7 +101,7 @@ async function printNodes() {
   const nodes = await listNodes();
   if (!nodes.length) return console.log("no media node has registered");
   const ago = (ms: number) => `${((Date.now() - ms) / 1000).toFixed(1)} s ago`;
-  const rows = nodes.map((n) => [n.id, n.state, n.ingestUrl ?? `(app host):${n.rtmpPort}`, String(n.liveSessions), `${Math.round(n.cpuLoad * 100)}% of ${n.cores}`, ago(n.lastHeartbeatAt)]);
+  const rows = nodes.map((n) => [n.id, n.state, n.ingestUrl ?? `(app host):${n.rtmpPort}`, `${n.liveSessions}${n.laggingSessions ? ` (${n.laggingSessions} behind)` : ""}`, `${Math.round(n.cpuLoad * 100)}% of ${n.cores}`, ago(n.lastHeartbeatAt)]);
   const header = ["NODE", "STATE", "INGEST", "LIVE", "CPU", "LAST HEARTBEAT"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) console.log(row.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());

@@ -3,7 +3,7 @@ import { config } from "@/lib/config";
 import { usePrivateDataDir } from "@/lib/data-dir";
 import { startMediaNode } from "@/lib/media/node";
 import { objects } from "@/lib/storage";
-import { ffmpegRestarts, liveRenditions, nodeSessions, segmentWriteSeconds, startMetricsServer } from "@/lib/metrics/media";
+import { ffmpegRestarts, liveRenditions, nodeSessions, renditionsDropped, segmentWriteSeconds, startMetricsServer } from "@/lib/metrics/media";
 
 /**
  * `npm run media`: a media node (RTMP ingest, transcoding, recording, multistream).
@@ -29,6 +29,7 @@ async function main() {
     observe: {
       ffmpegRestarted: (role) => ffmpegRestarts.inc({ role }),
       segmentStored: (kind, seconds) => segmentWriteSeconds.observe({ kind }, seconds),
+      renditionsDropped: (count) => renditionsDropped.inc(count),
       liveChanged: (sessions, renditions) => {
         nodeSessions.set(sessions);
         liveRenditions.set(renditions);

@@ -139,7 +139,7 @@ describe("metrics", () => {
       }
       assert.ok((valueOf(samples, "castline_job_lag_seconds") ?? -1) >= 0);
       assert.ok((valueOf(samples, "castline_live_sessions") ?? 0) >= 1, "our session is live");
-      for (const state of ["healthy", "lost"]) {
+      for (const state of ["healthy", "overloaded", "lost"]) {
         assert.ok((valueOf(samples, "castline_media_nodes", { state }) ?? -1) >= 0, `castline_media_nodes{state="${state}"}`);
       }
     } finally {
@@ -161,10 +161,11 @@ describe("health", () => {
     assert.ok(store.latencyMs > 0, "the store was written and read back");
     assert.equal(health.status, store.ok && jobs.ok && nodes.ok ? "ok" : "degraded");
     assert.equal(jobs.ok, jobs.lagS <= 60);
-    assert.equal(nodes.ok, nodes.healthy > 0 || nodes.lost === 0);
+    assert.equal(nodes.ok, nodes.healthy + nodes.overloaded > 0 || nodes.lost === 0);
 
     const { samples } = await scrape();
     assert.equal(nodes.healthy, valueOf(samples, "castline_media_nodes", { state: "healthy" }));
+    assert.equal(nodes.overloaded, valueOf(samples, "castline_media_nodes", { state: "overloaded" }));
     assert.equal(nodes.lost, valueOf(samples, "castline_media_nodes", { state: "lost" }));
     const text = JSON.stringify(res.body);
     assert.doesNotMatch(text, /127\.0\.0\.1|localhost|postgres|\/tmp\//, "no internal address or path");
@@ -204,7 +205,7 @@ describe("a deployment of its own (metrics off, its store and database broken on
                 VALUES ('node-gone', 1935, 2, 0, 0, ${now - 60_000}, ${now - 30_000}, ${now - 20_000})`;
       answer = await health();
       assert.equal(answer.body.status, "degraded");
-      assert.deepEqual(answer.body.checks.nodes, { ok: false, healthy: 0, lost: 1 });
+      assert.deepEqual(answer.body.checks.nodes, { ok: false, healthy: 0, overloaded: 0, lost: 1 });
 
       // No new connections (superusers included), and the app's own cut: its database is gone.
       await sql.end();

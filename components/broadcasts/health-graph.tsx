@@ -35,6 +35,8 @@ const CHARTS: Chart[] = [
     note: "longest",
     guide: { value: MAX_KEYFRAME_INTERVAL_S, label: `${MAX_KEYFRAME_INTERVAL_S} s` },
   },
+  // How far the live output trailed the encoder: the media node's side, not the encoder's.
+  { reading: "transcoding", label: "Live delay", unit: "s", value: (s) => s.lagS, format: (n) => oneDecimal.format(n), note: "longest" },
 ];
 
 /** A broadcast's ingest health over its whole length, refreshing while it is live. */

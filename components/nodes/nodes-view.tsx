@@ -21,11 +21,12 @@ const command = (text: string) => <code className="rounded bg-zinc-100 px-1 py-0
 export function NodesView() {
   const nodes = useMediaNodes();
   const lost = nodes.data?.filter((n) => n.state === "lost").length ?? 0;
+  const overloaded = nodes.data?.filter((n) => n.state === "overloaded").length ?? 0;
 
   return (
     <ListPage
       title="Media nodes"
-      description="The processes that take RTMP broadcasts and transcode them. Encoders are sent to the least-loaded healthy node; a node that stops heartbeating is marked lost and its broadcasts end."
+      description="The processes that take RTMP broadcasts and transcode them. Encoders are sent to the least-loaded healthy node (an overloaded one only when none is healthy); a node that stops heartbeating is marked lost and its broadcasts end."
       query={nodes}
       items={nodes.data}
       loadingRows={2}
@@ -43,7 +44,10 @@ export function NodesView() {
       {(items) => (
         <>
           <ListCount count={items.length} more={false} noun="node">
-            {lost > 0 ? <span className="font-medium text-red-700">{lost} lost</span> : <span>all healthy</span>}
+            {lost > 0 && <span className="font-medium text-red-700">{lost} lost</span>}
+            {lost > 0 && overloaded > 0 && <span aria-hidden="true"> · </span>}
+            {overloaded > 0 && <span className="font-medium text-amber-800">{overloaded} overloaded</span>}
+            {lost === 0 && overloaded === 0 && <span>all healthy</span>}
           </ListCount>
           <div className="overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200 xl:grid xl:gap-x-4" style={{ gridTemplateColumns: COLUMNS }}>
             <div
@@ -74,7 +78,7 @@ function NodeRow({ node }: { node: MediaNode }) {
   const host = useHostname();
   // As GET /api/ingest says: a node without its own public host is reached at this deployment's host.
   const ingest = node.ingestUrl ?? `rtmp://${host}:${node.rtmpPort}/live`;
-  const healthy = node.state === "healthy";
+  const up = node.state !== "lost";
 
   return (
     <li
@@ -82,7 +86,7 @@ function NodeRow({ node }: { node: MediaNode }) {
       className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-3 px-4 py-4 sm:px-5 xl:col-span-full xl:grid-cols-subgrid xl:py-3.5"
     >
       <div className="flex min-w-0 items-center gap-3">
-        <RowIcon icon={ServerIcon} colors={healthy ? "bg-emerald-50 text-emerald-600" : "bg-red-50 text-red-600"} />
+        <RowIcon icon={ServerIcon} colors={STATE_COLORS[node.state].icon} />
         <div className="min-w-0">
           <p className="truncate font-mono text-[13px] font-medium text-zinc-900" title={node.id}>
             {node.id}
@@ -102,12 +106,17 @@ function NodeRow({ node }: { node: MediaNode }) {
       <div className="col-span-2 grid grid-cols-3 gap-x-4 xl:contents">
         <Figure label="Live sessions">
           <span className="text-sm font-medium tabular-nums text-zinc-900">{node.liveSessions}</span>
+          {node.laggingSessions > 0 && (
+            <span data-testid="node-lagging" className="ml-1 text-xs font-medium whitespace-nowrap text-amber-800">
+              {node.laggingSessions} behind
+            </span>
+          )}
         </Figure>
         <Figure label="CPU load">
           <CpuLoad node={node} />
         </Figure>
         <Figure label="Last heartbeat">
-          <span data-testid="node-heartbeat" title={formatDateTime(node.lastHeartbeatAt)} className={cx("text-sm xl:whitespace-nowrap", healthy ? "text-zinc-600" : "font-medium text-red-700")}>
+          <span data-testid="node-heartbeat" title={formatDateTime(node.lastHeartbeatAt)} className={cx("text-sm xl:whitespace-nowrap", up ? "text-zinc-600" : "font-medium text-red-700")}>
             {secondsAgo(node.lastHeartbeatAt)}
           </span>
         </Figure>
@@ -126,12 +135,26 @@ function Figure({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+const STATE_COLORS = {
+  healthy: { tone: "green", dot: "bg-emerald-500", icon: "bg-emerald-50 text-emerald-600" },
+  overloaded: { tone: "amber", dot: "bg-amber-500", icon: "bg-amber-50 text-amber-600" },
+  lost: { tone: "red", dot: "bg-red-500", icon: "bg-red-50 text-red-600" },
+} as const;
+
+/** Why a node is not healthy, in a few words. */
+function stateReason(node: MediaNode): string | undefined {
+  if (node.lostAt) return `Lost ${formatDateTime(node.lostAt)}`;
+  if (node.state !== "overloaded") return undefined;
+  const behind = node.laggingSessions > 0 && `${node.laggingSessions} ${node.laggingSessions === 1 ? "broadcast" : "broadcasts"} fell behind real time`;
+  return behind || `CPU load ${Math.round(node.cpuLoad * 100)}% of its ${node.cores} ${node.cores === 1 ? "core" : "cores"}`;
+}
+
 function NodeStateBadge({ node }: { node: MediaNode }) {
-  const healthy = node.state === "healthy";
+  const colors = STATE_COLORS[node.state];
   return (
-    <span title={node.lostAt ? `Lost ${formatDateTime(node.lostAt)}` : undefined}>
-      <Badge tone={healthy ? "green" : "red"} className="whitespace-nowrap capitalize">
-        <span className={cx("size-1.5 rounded-full", healthy ? "bg-emerald-500" : "bg-red-500")} aria-hidden="true" />
+    <span title={stateReason(node)}>
+      <Badge tone={colors.tone} className="whitespace-nowrap capitalize">
+        <span className={cx("size-1.5 rounded-full", colors.dot)} aria-hidden="true" />
         {node.state}
       </Badge>
     </span>

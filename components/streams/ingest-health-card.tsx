@@ -7,7 +7,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { cx } from "@/components/ui/cx";
 import { AlertIcon } from "@/components/ui/icons";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
-import { keyframesTooSlow, MAX_KEYFRAME_INTERVAL_S } from "@/lib/sessions/health-readings";
+import { keyframesTooSlow, MAX_KEYFRAME_INTERVAL_S, namesInWords, transcodingBehind } from "@/lib/sessions/health-readings";
 import type { Session } from "@/lib/sessions/schema";
 import type { Stream } from "@/lib/streams/schema";
 
@@ -39,6 +39,7 @@ export function IngestHealthCard({ stream, session }: { stream: Stream; session?
   const stale = age !== undefined && age > HEALTH_STALE_MS;
   const keyframe = health?.keyframeIntervalS;
   const slowKeyframes = keyframe !== undefined && keyframesTooSlow(keyframe);
+  const behind = !!health && !stale && transcodingBehind(health);
 
   return (
     <Card>
@@ -72,6 +73,7 @@ export function IngestHealthCard({ stream, session }: { stream: Stream; session?
             </span>
           </p>
         )}
+        {behind && <TranscodingBehind lagS={health.lagS} dropped={health.droppedRenditions ?? []} renditions={stream.profiles.length} />}
         {stream.isActive && (
           <p className="text-xs text-zinc-500" aria-live="polite">
             {!health ? "Waiting for the first measurements…" : stale ? `No measurements for ${Math.round(age! / 1000)} s` : "Updated every few seconds"}
@@ -92,6 +94,20 @@ export function IngestHealthCard({ stream, session }: { stream: Stream; session?
         </CardBody>
       )}
     </Card>
+  );
+}
+
+/** The media node could not keep up: what it dropped to stay live, or how far the stream trails. */
+function TranscodingBehind({ lagS, dropped, renditions }: { lagS?: number; dropped: string[]; renditions: number }) {
+  return (
+    <p data-testid="health-transcoding" role="status" className="flex gap-2 rounded-lg bg-amber-50 px-3 py-2.5 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset">
+      <AlertIcon className="mt-px size-4 shrink-0 text-amber-600" />
+      <span>
+        {dropped.length
+          ? `Transcoding fell behind real time: ${namesInWords(dropped)} dropped to keep the stream live. Viewers get the source${renditions > dropped.length ? " and the other renditions" : ""}; the dropped ones come back when the media node has room.`
+          : `The live stream trails your encoder by ${oneDecimal.format(lagS ?? 0)} s: the media node cannot keep up in real time.`}
+      </span>
+    </p>
   );
 }
 

@@ -3,18 +3,24 @@
 import { Player } from "@/components/player/player";
 import { Card, CardHeader } from "@/components/ui/card";
 import { BroadcastIcon, VideoIcon } from "@/components/ui/icons";
+import { transcodingBehind } from "@/lib/sessions/health-readings";
 import type { Stream } from "@/lib/streams/schema";
 
 /** The creator watches what viewers get (the same player, muted), or sees that nothing arrives. */
 export function LivePreviewCard({ stream, starting }: { stream: Stream; starting?: boolean }) {
   const live = stream.isActive && !!stream.playbackId;
+  const behind = live && stream.health && transcodingBehind(stream.health);
   return (
     <Card className="overflow-hidden">
       <CardHeader
         icon={<VideoIcon className="size-4" />}
         title="Live preview"
         description={
-          live ? "What your viewers see, a few seconds behind your encoder." : "Your broadcast shows up here once it reaches Castline."
+          !live
+            ? "Your broadcast shows up here once it reaches Castline."
+            : behind
+              ? "What your viewers see. The media node cannot keep up in real time: see Ingest health."
+              : "What your viewers see, a few seconds behind your encoder."
         }
       />
       <div className="relative aspect-video bg-zinc-950 scheme-light" data-testid="live-preview">

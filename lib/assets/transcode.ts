@@ -4,6 +4,8 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { config } from "@/lib/config";
 import { ffmpeg, MP4_DEMUXER, userMediaInput } from "@/lib/media/ffmpeg";
+import { backgroundTranscodeSlots, machineId } from "@/lib/media/machine";
+import { liveWorkOn } from "@/lib/live/nodes";
 import { codecString, parseMediaPlaylist } from "@/lib/media/hls";
 import { probe } from "@/lib/media/probe";
 import { inScratch } from "@/lib/scratch";
@@ -26,15 +28,30 @@ export const SEGMENT_S = 4;
 const STATIC_MP4_MAX_LINES = 720;
 const WORKER = `${os.hostname()}/${process.pid}`;
 
+/** How long a reading of this machine's live work stands. */
+const SLOTS_TTL_MS = 2000;
+let slots: { value: number; at: number } | undefined;
+
 /**
- * ffmpeg transcodes this process runs at once (TRANSCODE_CONCURRENCY): the built-in
- * driver claims no more chunk jobs than that, and under an Inngest server, which
- * knows nothing of machines, calls beyond it wait here.
+ * ffmpeg transcodes this process runs at once: TRANSCODE_CONCURRENCY, fewer while media
+ * nodes on this machine have broadcasts (lib/media/machine.ts), as their heartbeats in
+ * PostgreSQL say. The built-in driver claims no more chunk jobs than that, and under an
+ * Inngest server, which knows nothing of machines, calls beyond it wait here.
  */
+export async function transcodeSlots(): Promise<number> {
+  if (slots && Date.now() - slots.at < SLOTS_TTL_MS) return slots.value;
+  const live = await liveWorkOn(machineId()).catch((err) => {
+    console.error("[transcode] reading this machine's live work failed:", err.message);
+    return { sessions: 0, lagging: 0 };
+  });
+  slots = { value: backgroundTranscodeSlots(config().TRANSCODE_CONCURRENCY, live), at: Date.now() };
+  return slots.value;
+}
+
 let running = 0;
 const waiting: (() => void)[] = [];
 async function withSlot<T>(work: () => Promise<T>): Promise<T> {
-  while (running >= config().TRANSCODE_CONCURRENCY) await new Promise<void>((r) => waiting.push(r));
+  while (running >= (await transcodeSlots())) await new Promise<void>((r) => waiting.push(r));
   running++;
   try {
     return await work();

@@ -15,8 +15,9 @@ export const Health = z
       }),
       nodes: Check.extend({
         healthy: z.number().int(),
+        overloaded: z.number().int().describe("up, but their CPU is overloaded or a broadcast on them fell behind real time"),
         lost: z.number().int(),
-      }).describe("media nodes; not ok when some are registered but none is healthy"),
+      }).describe("media nodes; not ok when some are registered but none is up (healthy or overloaded)"),
     }),
   })
   .meta({ id: "Health" });

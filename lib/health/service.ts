@@ -23,7 +23,8 @@ export async function checkHealth(): Promise<Health> {
   if (!database.ok) throw unavailable("database unavailable");
   const work = database.value;
   const jobs = { ok: work.lagS <= JOB_LAG_LIMIT_S, lagS: Math.round(work.lagS * 10) / 10, queued: work.queued };
-  const nodes = { ok: work.healthyNodes > 0 || work.lostNodes === 0, healthy: work.healthyNodes, lost: work.lostNodes };
+  const up = work.healthyNodes + work.overloadedNodes;
+  const nodes = { ok: up > 0 || work.lostNodes === 0, healthy: work.healthyNodes, overloaded: work.overloadedNodes, lost: work.lostNodes };
   const checks = {
     database: { ok: true, latencyMs: database.latencyMs },
     store: { ok: store.ok, latencyMs: store.latencyMs, kind: objects().kind },

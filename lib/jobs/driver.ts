@@ -27,9 +27,10 @@ export interface JobDriverOptions {
   /**
    * Runs of these functions this process drives at once, within `concurrency`: work
    * bound by this machine's cores (transcoding) is left to other workers rather than
-   * claimed and queued here.
+   * claimed and queued here. A function limit is asked before each claim (it may change
+   * with what else the machine runs).
    */
-  perProcess?: { fn: InngestFunction.Any; limit: number }[];
+  perProcess?: { fn: InngestFunction.Any; limit: number | (() => Promise<number>) }[];
   /** Back-off before the first retry, doubled for each further one (default 10 s). */
   retryBaseMs?: number;
   /** How long a claimed run stays reserved to this process without renewal (default 30 s). */
@@ -67,7 +68,7 @@ class Driver implements JobDriver {
   private readonly pollMs: number;
   private readonly retentionMs: number;
   /** Per-process limits by function id (options.perProcess). */
-  private readonly perProcess: Map<string, number>;
+  private readonly perProcess: Map<string, number | (() => Promise<number>)>;
 
   /** Runs this process is driving, by id, and the promises of their drive loops. */
   private readonly driving = new Map<string, Run>();
@@ -145,7 +146,7 @@ class Driver implements JobDriver {
       while (more && !this.stopping && this.driving.size < this.concurrency) {
         claimed = 0;
         more = false;
-        for (const { functionIds, limit } of this.claimable()) {
+        for (const { functionIds, limit } of await this.claimable()) {
           const claim = await claimRuns({ owner: this.owner, functionIds, limit, leaseMs: this.leaseMs });
           for (const run of claim.runs) this.startDriving(run);
           claimed += claim.runs.length;
@@ -167,14 +168,14 @@ class Driver implements JobDriver {
    * What may be claimed now, as separate claims: the functions without a per-process
    * limit up to the room left, and each limited one up to its own room.
    */
-  private claimable(): { functionIds: string[]; limit: number }[] {
+  private async claimable(): Promise<{ functionIds: string[]; limit: number }[]> {
     const room = this.concurrency - this.driving.size;
     const busy = new Map<string, number>();
     for (const run of this.driving.values()) busy.set(run.functionId, (busy.get(run.functionId) ?? 0) + 1);
     const free = [...this.specs.keys()].filter((id) => !this.perProcess.has(id));
     const claims = free.length ? [{ functionIds: free, limit: room }] : [];
     for (const [id, cap] of this.perProcess) {
-      const limit = Math.min(room, cap - (busy.get(id) ?? 0));
+      const limit = Math.min(room, (typeof cap === "number" ? cap : await cap()) - (busy.get(id) ?? 0));
       if (limit > 0 && this.specs.has(id)) claims.push({ functionIds: [id], limit });
     }
     return claims.filter((c) => c.limit > 0);

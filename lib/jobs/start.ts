@@ -2,6 +2,7 @@ import { inngest } from "@/inngest/client";
 import { config } from "@/lib/config";
 import { functions } from "@/inngest/functions";
 import { transcodeRenditionChunk } from "@/inngest/functions/renditions";
+import { transcodeSlots } from "@/lib/assets/transcode";
 import { startJobDriver, type JobDriver } from "./driver";
 import { usesInngestServer } from "./mode";
 import { usePlainProcessEnv } from "./plain-env";
@@ -20,6 +21,6 @@ export async function startBackgroundWork(): Promise<JobDriver | undefined> {
     functions,
     client: inngest,
     retentionMs: config().JOB_RETENTION_DAYS * 86_400_000,
-    perProcess: [{ fn: transcodeRenditionChunk, limit: config().TRANSCODE_CONCURRENCY }],
+    perProcess: [{ fn: transcodeRenditionChunk, limit: transcodeSlots }],
   });
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { publicOrigin } from "@/lib/origin";
-import { healthyNodes } from "./nodes";
+import { ingestNodes } from "./nodes";
 
 export const Ingest = z
   .object({
@@ -11,7 +11,8 @@ export const Ingest = z
   .meta({ id: "Ingest" });
 
 /**
- * Where encoders publish: one entry per healthy media node, least loaded first
+ * Where encoders publish: one entry per healthy media node, least loaded first (overloaded
+ * ones only when none is healthy)
  * (Livepeer's /api/ingest shape). A node without its own public host
  * (MEDIA_PUBLIC_HOST) is reached at the host viewers reach this deployment at
  * (PUBLIC_URL's, else the request's), on the node's RTMP port.
@@ -19,7 +20,7 @@ export const Ingest = z
 export async function ingests(): Promise<z.infer<typeof Ingest>[]> {
   const origin = publicOrigin();
   const host = new URL(origin).hostname;
-  const nodes = await healthyNodes();
+  const nodes = await ingestNodes();
   return nodes.map((node) => ({
     base: origin,
     ingest: node.ingestUrl ?? `rtmp://${host}:${node.rtmpPort}/live`,

@@ -45,7 +45,7 @@ async function remuxRecording(sessionId: string, mp4: string): Promise<void> {
     "-hide_banner", "-loglevel", "error", "-y",
     "-f", "concat", "-safe", "0", "-protocol_whitelist", "file,http,https,tcp,tls,crypto", "-i", listFile,
     "-c", "copy", "-movflags", "+faststart", "-f", "mp4", mp4,
-  ]);
+  ], { background: true });
   const code = await proc.exited;
   if (code !== 0) throw new Error(`remuxing the recording failed (${code}): ${proc.stderrTail()}`);
 }

@@ -27,6 +27,16 @@ export const IngestHealth = z.object({
   bitrateKbps: z.number().optional(),
   fps: z.number().optional(),
   keyframeIntervalS: z.number().optional(),
+  lagS: z
+    .number()
+    .min(0)
+    .optional()
+    .describe("Castline addition: how far the live output (the newest segment) trails what the encoder sent, in seconds of media"),
+  droppedRenditions: z
+    .array(z.string().max(64))
+    .max(8)
+    .optional()
+    .describe("Castline addition: renditions not transcoded now because the media node could not keep up in real time (the source always plays)"),
   updatedAt: z.number(),
 });
 export type IngestHealth = z.infer<typeof IngestHealth>;
@@ -103,6 +113,10 @@ export const NodeBeat = z.object({
   cores: z.number().int().min(1).max(4096),
   cpuLoad: z.number().min(0).max(1000),
   liveSessions: z.number().int().min(0),
+  /** Live sessions whose output fell behind real time (renditions dropped, or trailing the encoder). */
+  laggingSessions: z.number().int().min(0).optional(),
+  /** The machine it runs on (lib/media/machine.ts), shared with the job workers there. */
+  machine: z.string().min(1).max(200).optional(),
   startedAt: z.number().int(),
   /** Its last beat: it is shutting down (after ending its broadcasts) and leaves the registry. */
   leaving: z.boolean().optional(),
@@ -121,10 +135,13 @@ export const MediaNode = z
     id: z.string(),
     ingestUrl: z.string().nullable().describe("the RTMP URL it advertises; null: the app's host on its RTMP port"),
     rtmpPort: z.number(),
-    state: z.enum(["healthy", "lost"]),
+    state: z
+      .enum(["healthy", "overloaded", "lost"])
+      .describe("overloaded: it heartbeats, but its CPU is overloaded or a broadcast on it fell behind real time; encoders go elsewhere while another node can take them"),
     cores: z.number(),
     cpuLoad: z.number().describe("one-minute load average per core"),
     liveSessions: z.number(),
+    laggingSessions: z.number().describe("live sessions whose output fell behind real time (renditions dropped, or trailing the encoder)"),
     startedAt: z.number(),
     lastHeartbeatAt: z.number(),
     lostAt: z.number().nullable(),

@@ -5,12 +5,12 @@ import { liveKey, liveThumbnailKey, recordingKey } from "@/lib/live/keys";
 import type { IngestHealth, LiveTarget, MultistreamPushState, PublishGrant } from "@/lib/live/schema";
 import { Fenced, type AppClient } from "./app-client";
 import type { Feed } from "./feed";
+import { FeedProcess } from "./feed-process";
 import { runFfmpeg, type FfmpegProcess } from "./ffmpeg";
-import { codecString, masterPlaylist, readMediaPlaylist, type Variant } from "./hls";
 import type { MediaStore } from "./media-store";
 import { HlsShipper, type ShippedSegment } from "./shipper";
-import { ladderArgs, pushArgs, READER_DRAIN_MS, recorderArgs, variantDir } from "./ladder";
-import { frameRate, probe } from "./probe";
+import { pushArgs, recorderArgs, variantDir } from "./ladder";
+import { LiveLadder } from "./live-ladder";
 import { redactTargetSecrets, routeToTarget, splitTargetUrl, type TargetRoute } from "@/lib/targets/connect";
 
 /** What the media node knows of the RTMP publisher (from node-media-server). */
@@ -39,6 +39,8 @@ export interface BroadcastContext {
 export interface BroadcastObserver {
   ffmpegRestarted(role: "transcoder" | "recorder" | "push"): void;
   segmentStored(kind: "live" | "recording", seconds: number): void;
+  /** Renditions dropped because the node could not keep up in real time. */
+  renditionsDropped(count: number): void;
 }
 
 const HEARTBEAT_MS = 1000;
@@ -52,27 +54,26 @@ const THUMBNAIL_EVERY_MS = 5000;
 const PUSH_CONNECT_TIMEOUT_MS = 10_000;
 
 /**
- * One live session on this node, for one epoch of it: the transcoder (HLS
- * ladder) and the recorder write to scratch, shippers store every segment and
+ * One live session on this node, for one epoch of it: the ladder (lib/media/live-ladder.ts)
+ * and the recorder write to scratch, shippers store every segment and
  * playlist as it is written (live/<session>/<epoch>/, recordings/<session>/<epoch>/),
- * plus one push per multistream target and the heartbeat to the app. end()
- * stops them all and reports once. When the app says the session is no longer
- * this node's (fenced), it cuts the publisher and writes nothing more.
+ * plus one push per multistream target and the heartbeat to the app. When the publisher
+ * leaves, end() lets the ladder and the recorder work through what they were sent, stores
+ * the last segments and closed playlists, and only then reports the end (heartbeating
+ * meanwhile): every second the encoder sent reaches live viewers. When the app says the
+ * session is no longer this node's (fenced), it cuts the publisher and writes nothing more.
  */
 export class Broadcast {
   private readonly dir: string;
-  private readonly liveDir: string;
   private readonly recordingDir: string;
-  private transcoder?: FfmpegProcess;
-  private recorder?: FfmpegProcess;
-  private variants: HlsShipper[] = [];
+  private readonly ladder: LiveLadder;
+  private recorder?: FeedProcess;
   private recording?: HlsShipper;
   private readonly pushes = new Map<string, Push>();
   private timers: NodeJS.Timeout[] = [];
   private ending = false;
   private fenced = false;
   private ready = false;
-  private transcoderRestarts = 0;
   private pending = { sourceSegments: 0, transcodedSegments: 0, sourceSegmentsDuration: 0, transcodedSegmentsDuration: 0 };
   private lastBytes = 0;
   private lastProgressAt = Date.now();
@@ -89,8 +90,27 @@ export class Broadcast {
     private readonly ctx: BroadcastContext,
   ) {
     this.dir = path.join(ctx.scratchDir, `${grant.sessionId}-${grant.epoch}`);
-    this.liveDir = path.join(this.dir, "live");
     this.recordingDir = path.join(this.dir, "recording");
+    this.ladder = new LiveLadder({
+      grant,
+      feed: ctx.feed,
+      store: ctx.store,
+      segmentS: ctx.segmentS,
+      dir: path.join(this.dir, "live"),
+      source: () => {
+        const { sourceIsH264, audio, kbps } = publisher.info();
+        return { sourceIsH264, audio, sourceKbps: kbps };
+      },
+      segmentStored: async (variant, s) => {
+        if (variant === 0) await this.sourceSegmentStored(s);
+        this.counted(variant, s.duration);
+      },
+      playlistStored: () => !this.ready && this.ladder.live && void this.becomeReady(),
+      segmentWritten: (seconds) => ctx.observe?.segmentStored("live", seconds),
+      restarted: () => ctx.observe?.ffmpegRestarted("transcoder"),
+      dropped: (count) => ctx.observe?.renditionsDropped(count),
+      failed: () => publisher.cut(),
+    });
   }
 
   private get session() {
@@ -100,26 +120,7 @@ export class Broadcast {
   async start() {
     await fs.rm(this.dir, { recursive: true, force: true });
     const { sessionId, epoch } = this.grant;
-    for (let i = 0; i <= this.grant.profiles.length; i++) {
-      const dir = path.join(this.liveDir, variantDir(i));
-      await fs.mkdir(dir, { recursive: true });
-      const shipper = new HlsShipper(dir, {
-        store: this.ctx.store,
-        playlist: "index.m3u8",
-        keyOf: (name) => liveKey(sessionId, epoch, `${variantDir(i)}/${name}`),
-        shipPlaylist: true,
-        removeShipped: false,
-        onSegment: async (s) => {
-          if (i === 0) await this.sourceSegmentStored(s);
-          this.counted(i, s.duration);
-        },
-        onPlaylist: () => !this.ready && this.variants.every((v) => v.live) && void this.becomeReady(),
-        onWrite: (seconds) => this.ctx.observe?.segmentStored("live", seconds),
-      });
-      this.variants.push(shipper);
-      shipper.start();
-    }
-    this.startTranscoder(true);
+    await this.ladder.start();
     if (this.grant.record) {
       await fs.mkdir(this.recordingDir, { recursive: true });
       this.recording = new HlsShipper(this.recordingDir, {
@@ -148,38 +149,9 @@ export class Broadcast {
     this.timers.push(setInterval(() => void this.beat(), HEARTBEAT_MS));
   }
 
-  /** `fromStart`: the whole broadcast so far; a restart takes the live edge. */
-  private startTranscoder(fromStart: boolean) {
-    const info = this.publisher.info();
-    this.transcoder = runFfmpeg(
-      ladderArgs({
-        input: this.ctx.feed.input(fromStart),
-        outDir: this.liveDir,
-        profiles: this.grant.profiles,
-        segmentS: this.ctx.segmentS,
-        sourceIsH264: info.sourceIsH264,
-        audio: info.audio,
-        sourceKbps: info.kbps,
-      }),
-    );
-    const proc = this.transcoder;
-    void proc.exited.then((code) => {
-      if (this.ending || proc !== this.transcoder) return;
-      this.ctx.observe?.ffmpegRestarted("transcoder");
-      // A crashed transcoder restarts (a few times); the broadcast itself carries on.
-      if (this.transcoderRestarts++ < 3) {
-        console.error(`[media] transcoder of ${this.grant.sessionId} exited (${code}), restarting:\n${proc.stderrTail()}`);
-        this.startTranscoder(false);
-      } else {
-        console.error(`[media] transcoder of ${this.grant.sessionId} keeps failing; ending the session`);
-        this.publisher.cut();
-      }
-    });
-  }
-
   /** The recorder appends to this epoch's recording, so a restart continues its numbering. */
   private startRecorder(fromStart: boolean) {
-    const proc = runFfmpeg(recorderArgs(this.ctx.feed.input(fromStart), this.recordingDir, this.ctx.segmentS));
+    const proc = new FeedProcess(this.ctx.feed, fromStart, (input) => recorderArgs(input, this.recordingDir, this.ctx.segmentS));
     this.recorder = proc;
     void proc.exited.then((code) => {
       if (this.ending || proc !== this.recorder) return;
@@ -231,7 +203,7 @@ export class Broadcast {
   private async becomeReady() {
     this.ready = true;
     try {
-      await this.writeMaster();
+      await this.ladder.writeMaster();
       await this.ctx.app.event({ kind: "ready", ...this.session });
       // The transcoder and the recorder have the beginning; later readers start at the live edge.
       this.ctx.feed.release();
@@ -242,52 +214,41 @@ export class Broadcast {
     }
   }
 
-  private async writeMaster() {
-    const variants: Variant[] = await Promise.all(
-      this.variants.map(async (shipper, i) => {
-        const [first] = await readMediaPlaylist(path.join(shipper.dir, "index.m3u8"));
-        const file = path.join(shipper.dir, first.uri);
-        const [info, stat] = await Promise.all([probe(file), fs.stat(file)]);
-        const video = info.streams.find((s) => s.codec_type === "video");
-        const audio = info.streams.find((s) => s.codec_type === "audio");
-        const profile = this.grant.profiles[i - 1];
-        const measured = (stat.size * 8) / Math.max(first.duration, 0.5);
-        return {
-          uri: `${variantDir(i)}/index.m3u8`,
-          name: profile?.name ?? "source",
-          bandwidth: profile ? Math.max(profile.bitrate * 1.1 + (audio ? 128_000 : 0), measured) : measured * 1.2,
-          width: video?.width ?? profile?.width ?? 0,
-          height: video?.height ?? profile?.height ?? 0,
-          frameRate: frameRate(video?.avg_frame_rate),
-          codecs: [video, audio].flatMap((s) => (s ? [codecString(s)].filter((c): c is string => !!c) : [])),
-        };
-      }),
-    );
-    await this.ctx.store.write(liveKey(this.grant.sessionId, this.grant.epoch, "index.m3u8"), Readable.from([Buffer.from(masterPlaylist(variants))]));
-  }
-
+  /**
+   * Every second while live, and while the ladder drains after the publisher left: the
+   * counters, the ingest health (with how far the live output trails and what was dropped
+   * to keep up), and the app's answer (stop, the targets).
+   */
   private async beat() {
-    if (this.ending) return;
-    const failure = [this.recording, ...this.variants].map((s) => s?.takeFailure()).find(Boolean);
+    if (this.fenced) return;
+    const failure = [this.recording?.takeFailure(), this.ladder.takeFailure()].find(Boolean);
     if (failure instanceof Fenced) return this.letGo(failure);
     if (failure) console.error(`[media] storing ${this.grant.sessionId}'s media failed (retrying):`, (failure as Error).message);
 
     const now = Date.now();
-    const bytes = this.publisher.inBytes();
-    const { fps, keyframeIntervalS } = this.publisher.videoStats();
-    if (bytes !== this.lastBytes) this.lastProgressAt = now;
-    else if (now - this.lastProgressAt > STALL_MS) {
-      console.error(`[media] ${this.grant.sessionId}: no data for ${STALL_MS / 1000} s, cutting the publisher`);
-      this.publisher.cut();
-      return;
+    const { lagS, droppedRenditions } = this.ladder.check(now);
+    const transcoding = { ...(lagS !== undefined ? { lagS } : {}), ...(droppedRenditions.length ? { droppedRenditions } : {}) };
+    if (this.ending) {
+      // The encoder is gone: only the ladder's catching up is news.
+      this.health = { ...transcoding, updatedAt: now };
+    } else {
+      const bytes = this.publisher.inBytes();
+      const { fps, keyframeIntervalS } = this.publisher.videoStats();
+      if (bytes !== this.lastBytes) this.lastProgressAt = now;
+      else if (now - this.lastProgressAt > STALL_MS) {
+        console.error(`[media] ${this.grant.sessionId}: no data for ${STALL_MS / 1000} s, cutting the publisher`);
+        this.publisher.cut();
+        return;
+      }
+      this.health = {
+        bitrateKbps: Math.round(((bytes - this.lastBytes) * 8) / HEARTBEAT_MS),
+        ...(fps ? { fps } : {}),
+        ...(keyframeIntervalS ? { keyframeIntervalS } : {}),
+        ...transcoding,
+        updatedAt: now,
+      };
+      this.lastBytes = bytes;
     }
-    this.health = {
-      bitrateKbps: Math.round(((bytes - this.lastBytes) * 8) / HEARTBEAT_MS),
-      ...(fps ? { fps } : {}),
-      ...(keyframeIntervalS ? { keyframeIntervalS } : {}),
-      updatedAt: now,
-    };
-    this.lastBytes = bytes;
     const increments = this.pending;
     this.pending = { sourceSegments: 0, transcodedSegments: 0, sourceSegmentsDuration: 0, transcodedSegmentsDuration: 0 };
     try {
@@ -337,37 +298,47 @@ export class Broadcast {
     return this.ending;
   }
 
+  /** Whether its live output is behind real time now (renditions dropped, or trailing the encoder). */
+  get lagging() {
+    return this.ladder.lagging;
+  }
+
   /** Orders this epoch's multistream reports, which travel as separate requests and may overtake each other. */
   nextMultistreamSeq() {
     return this.multistreamReports++;
   }
 
-  /** The publisher is gone: stop everything, store the last segments, tell the app once. */
+  /**
+   * The publisher is gone: the ladder and the recorder work through what they were sent
+   * (the session stays live and heartbeats meanwhile), the last segments and the closed
+   * playlists are stored, and then the app is told, once. A fenced session stops at once.
+   */
   async end() {
     if (this.ending) return;
     this.ending = true;
-    this.timers.forEach((t) => clearInterval(t));
     // Readers end by themselves once their input ends, writing their last segments and playlists.
     this.ctx.feed.close();
-    const drained = (proc?: FfmpegProcess) =>
-      proc && Promise.race([proc.exited, new Promise((r) => setTimeout(r, READER_DRAIN_MS))]).then(() => proc.stop());
     await Promise.all([
-      drained(this.transcoder),
-      drained(this.recorder),
+      this.fenced ? this.ladder.stop() : this.ladder.drain(),
+      this.fenced ? this.recorder?.stop() : this.recorder?.drain(),
       this.thumbnailer?.stop(),
       ...[...this.pushes.values()].map((p) => p.stop()),
     ]);
     if (!this.fenced) {
-      // The last segments, written as the transcoder and recorder finished, belong to the session too.
-      const finished = await Promise.allSettled([this.recording, ...this.variants].map((s) => s?.finish()));
+      // The last segments, written as the transcoders and recorder finished, belong to the session too.
+      const finished = await Promise.allSettled([this.recording?.finish(), this.ladder.publishEnd()]);
       for (const r of finished) if (r.status === "rejected") console.error(`[media] storing the end of ${this.grant.sessionId} failed:`, r.reason?.message);
+    }
+    this.timers.forEach((t) => clearInterval(t));
+    if (!this.fenced) {
       const { sourceSegments, transcodedSegments } = this.pending;
       if (sourceSegments || transcodedSegments) await this.ctx.app.heartbeat({ ...this.session, ...this.pending }).catch(() => undefined);
       await this.ctx.app
         .event({ kind: "ended", ...this.session })
         .catch((err) => console.error(`[media] reporting the end of ${this.grant.sessionId} failed:`, err.message));
     }
-    [this.recording, ...this.variants].forEach((s) => s?.stop());
+    this.recording?.stop();
+    await this.ladder.stop();
     // Retried: a child that was still exiting may write one last file while the folder is emptied.
     await fs
       .rm(this.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })

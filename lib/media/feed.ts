@@ -5,6 +5,32 @@ import path from "node:path";
 import type { NmsBroadcast } from "node-media-server/src/core/context.js";
 import BaseSession from "node-media-server/src/session/base_session.js";
 
+/** A reader's input: its URL for ffmpeg, and where on the broadcast's clock its media begins. */
+export interface FeedInput {
+  /** `-f flv -i <url>` */
+  url: string;
+  /** Timestamp (ms, the broadcast's clock) of the first audio or video the reader was sent: its media time 0. */
+  startMs?: number;
+}
+
+const FLV_AUDIO = 8;
+const FLV_VIDEO = 9;
+const AAC = 10;
+const AVC = 7;
+
+/**
+ * The timestamp (ms) of an FLV tag of audio or video frames (node-media-server sends one tag
+ * per chunk), else undefined: codec headers carry a timestamp too, that of the publish's start.
+ */
+export function flvMediaTime(chunk: Buffer): number | undefined {
+  if (chunk.length < 13 || (chunk[0] !== FLV_AUDIO && chunk[0] !== FLV_VIDEO)) return undefined;
+  const [head, packetType] = [chunk[11], chunk[12]];
+  if (chunk[0] === FLV_AUDIO && head >> 4 === AAC && packetType === 0) return undefined;
+  // AVC's sequence header, or enhanced RTMP's (HEVC, AV1…) sequence start
+  if (chunk[0] === FLV_VIDEO && (head & 0x80 ? (head & 0x0f) === 0 : (head & 0x0f) === AVC && packetType === 0)) return undefined;
+  return chunk[7] * 2 ** 24 + (chunk[4] << 16) + (chunk[5] << 8) + chunk[6];
+}
+
 /** Beyond this, a broadcast's beginning is no longer held for readers that join late. */
 const MAX_HELD_BYTES = 64 * 1024 * 1024;
 /** ffmpeg connects to its input within moments of starting. */
@@ -41,14 +67,18 @@ export class FeedDir {
  * first transcoder and recorder get the whole broadcast however long the publish
  * check and their start-up took; readers that join later get the codec headers and
  * the current GOP, as RTMP players do. close() ends every reader's input (EOF),
- * so readers finish their files at once.
+ * so readers finish their files. It knows the broadcast's media clock (the newest
+ * timestamp sent) and where each reader's media began: how far a reader's output
+ * trails what the encoder sent.
  */
 export class Feed extends BaseSession {
   private held: Buffer[] | undefined = [];
   private heldBytes = 0;
-  private readonly readers = new Set<net.Socket>();
+  private readonly readers = new Map<net.Socket, FeedInput>();
   private readonly listeners = new Set<net.Server>();
   private closed = false;
+  /** The newest audio or video timestamp the encoder sent (ms). */
+  private newestMs?: number;
 
   constructor(
     private readonly broadcast: NmsBroadcast,
@@ -67,8 +97,20 @@ export class Feed extends BaseSession {
       this.heldBytes += chunk.length;
       if (this.heldBytes > MAX_HELD_BYTES) this.release();
     }
-    for (const reader of this.readers) if (reader.writable) reader.write(chunk);
+    // The latest, not the greatest: a publisher that restarts its clock starts it again.
+    const at = flvMediaTime(chunk);
+    if (at !== undefined) this.newestMs = at;
+    for (const [reader, input] of this.readers) {
+      if (!reader.writable) continue;
+      reader.write(chunk);
+      input.startMs ??= at;
+    }
   };
+
+  /** The broadcast's media clock: the newest audio or video timestamp the encoder sent (ms). */
+  get mediaMs(): number | undefined {
+    return this.newestMs;
+  }
 
   /**
    * ffmpeg's input for one reader (`-f flv -i <this>`): a socket that takes one
@@ -76,7 +118,13 @@ export class Feed extends BaseSession {
    * recorder must not append the beginning twice, so it asks for the live edge).
    */
   input(fromStart: boolean): string {
+    return this.open(fromStart).url;
+  }
+
+  /** input(), and where on the broadcast's clock the reader's media begins once it connected. */
+  open(fromStart: boolean): FeedInput {
     const socketPath = this.dir.nextPath();
+    const input: FeedInput = { url: `unix:${socketPath}` };
     const unused = () => {
       server.close();
       this.listeners.delete(server);
@@ -89,13 +137,16 @@ export class Feed extends BaseSession {
       if (this.closed) return void socket.destroy();
       socket.on("error", () => socket.destroy()); // a reader that died
       socket.once("close", () => this.readers.delete(socket));
-      for (const chunk of fromStart && this.held ? this.held : this.joinNow()) socket.write(chunk);
-      this.readers.add(socket);
+      for (const chunk of fromStart && this.held ? this.held : this.joinNow()) {
+        socket.write(chunk);
+        input.startMs ??= flvMediaTime(chunk);
+      }
+      this.readers.set(socket, input);
     });
     // listen() binds synchronously: the socket exists before ffmpeg starts.
     server.listen(socketPath);
     this.listeners.add(server);
-    return `unix:${socketPath}`;
+    return input;
   }
 
   /** What a reader joining now needs first, as node-media-server gives its FLV players. */
@@ -110,13 +161,17 @@ export class Feed extends BaseSession {
     this.heldBytes = 0;
   }
 
-  close() {
+  /**
+   * Ends every reader's input. A field, not a method: node-media-server's BaseSession defines
+   * close as an instance field, which would shadow a method, and close() would do nothing.
+   */
+  override close = () => {
     if (this.closed) return;
     this.closed = true;
     this.release();
     for (const server of this.listeners) server.close();
     this.listeners.clear();
-    for (const reader of this.readers) reader.end();
+    for (const reader of this.readers.keys()) reader.end();
     this.broadcast.donePlay(this);
-  }
+  };
 }

@@ -2,12 +2,16 @@ import type { ChildProcess, SpawnOptions } from "node:child_process";
 import readline from "node:readline";
 import { config } from "@/lib/config";
 import { cancellation } from "@/lib/cancellation";
+import { BACKGROUND_NICENESS } from "@/lib/media/machine";
 import { spawnTied } from "@/lib/tied-process";
 
 /**
  * ffmpeg processes that never outlive us (even a kill -9 of this process takes them
  * down: lib/tied-process.ts), and stop() escalates TERM, TERM, KILL (an ffmpeg blocked
- * in I/O ignores the first TERM).
+ * in I/O ignores the first TERM). Live work (the transcoder, recorder and pushes of a
+ * broadcast) runs at normal priority; `background` work (VOD renditions, clips,
+ * recordings' remux, thumbnails) at a lower one, so that on a machine that runs both
+ * the kernel gives the CPU to live work first.
  */
 
 export interface FfmpegProcess {
@@ -21,11 +25,11 @@ export interface FfmpegProcess {
 
 export function runFfmpeg(
   args: string[],
-  opts: { onProgress?: (fields: Record<string, string>) => void; bin?: string; env?: NodeJS.ProcessEnv } = {},
+  opts: { onProgress?: (fields: Record<string, string>) => void; bin?: string; env?: NodeJS.ProcessEnv; background?: boolean } = {},
 ): FfmpegProcess {
   const bin = opts.bin ?? config().FFMPEG_PATH;
   const spawnOpts: SpawnOptions = { stdio: ["ignore", "pipe", "pipe"], env: opts.env ?? process.env };
-  const child = spawnTied(bin, args, spawnOpts);
+  const child = spawnTied(bin, args, spawnOpts, "SIGKILL", opts.background ? BACKGROUND_NICENESS : 0);
   const tail: string[] = [];
   readline.createInterface({ input: child.stderr! }).on("line", (line) => {
     tail.push(line);
@@ -58,13 +62,14 @@ export function runFfmpeg(
 }
 
 /**
- * One ffmpeg run to completion (quiet, overwriting); throws with its last stderr lines if it
- * fails, or the reason its work was called off (lib/cancellation.ts), having stopped it.
+ * One ffmpeg run of background work to completion (quiet, overwriting, at background
+ * priority); throws with its last stderr lines if it fails, or the reason its work was
+ * called off (lib/cancellation.ts), having stopped it.
  */
 export async function ffmpeg(args: string[]): Promise<void> {
   const signal = cancellation();
   signal?.throwIfAborted();
-  const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args]);
+  const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args], { background: true });
   const stop = () => void proc.stop();
   signal?.addEventListener("abort", stop, { once: true });
   try {

@@ -3,18 +3,29 @@ import type { Profile } from "@/lib/streams/schema";
 import { fitFilter } from "./fit";
 
 /**
- * The live transcoder's ffmpeg arguments: one process reads the broadcast and
- * writes every rendition as HLS: the source (copied when it is H.264) as v0 and
+ * The live transcoder's ffmpeg arguments: a process reads the broadcast and
+ * writes renditions as HLS: the source (copied when it is H.264) as v0 and
  * one x264 encode per profile as v1…, keyframes forced every segment so all
- * renditions cut at the same instants. The master playlist is written by the
- * media node from probes of the first segments (ffmpeg's own lacks the copied
- * variant's CODECS and RESOLUTION).
+ * renditions cut at the same instants. The media node runs the source and the
+ * profiles in two processes (lib/media/live-ladder.ts), so that profiles can be
+ * dropped and restarted without touching the source. The master playlist is
+ * written by the media node from probes of the first segments (ffmpeg's own
+ * lacks the copied variant's CODECS and RESOLUTION).
  */
 export interface LadderInput {
   /** The broadcast as FLV (a Feed's input). */
   input: string;
   outDir: string;
   profiles: Profile[];
+  /** Whether this process writes the source (v0); default true. */
+  source?: boolean;
+  /** Each profile's variant number (folder v<n>), when not 1…n: a profile keeps its number when others are dropped. */
+  variants?: number[];
+  /**
+   * Continue the playlists already in outDir (a restart): their numbering goes on after a
+   * discontinuity; a variant without one starts at this segment number (never a name used before).
+   */
+  resumeAt?: number;
   segmentS: number;
   sourceIsH264: boolean;
   audio: "aac" | "other" | "none";
@@ -26,15 +37,20 @@ export const variantDir = (index: number) => `v${index}`;
 
 /**
  * A reader's input ends when the publisher leaves, and it ends by itself with a
- * clean trailer (final segments and playlists written): better than killing it
- * mid-write, after READER_DRAIN_MS. The read timeout covers a media node that hangs.
+ * clean trailer (final segments and playlists written), once it has worked through
+ * what it was sent (lib/media/live-ladder.ts drains it). The read timeout covers a
+ * media node that hangs. It is longer than the media node's own stall limit (4 s
+ * without data cuts the publisher, which ends the input cleanly): a timeout strikes
+ * in the middle of a tag, and ffmpeg then ends as if the input had (a pause of a busy
+ * machine or a bursty uplink cost the broadcast everything its reader had yet to read).
  */
-const READ_TIMEOUT_US = "2000000";
-export const READER_DRAIN_MS = 5000;
+const READ_TIMEOUT_US = "10000000";
 const readInput = (input: string) => ["-rw_timeout", READ_TIMEOUT_US, "-f", "flv", "-i", input];
 
 export function ladderArgs(l: LadderInput): string[] {
   const n = l.profiles.length;
+  const source = l.source ?? true;
+  const variantNames = [...(source ? [variantDir(0)] : []), ...l.profiles.map((_, i) => variantDir(l.variants?.[i] ?? i + 1))];
   const hasAudio = l.audio !== "none";
   const keyframes = ["-force_key_frames", `expr:gte(t,n_forced*${l.segmentS})`];
   const args = ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-stats_period", "1"];
@@ -47,31 +63,33 @@ export function ladderArgs(l: LadderInput): string[] {
     const split = `[0:v]split=${n}${l.profiles.map((_, i) => `[s${i}]`).join("")}`;
     args.push("-filter_complex", [split, ...chains].join(";"));
   }
-  args.push("-map", "0:v:0");
+  if (source) args.push("-map", "0:v:0");
   l.profiles.forEach((_, i) => args.push("-map", `[o${i}]`));
-  if (hasAudio) for (let i = 0; i <= n; i++) args.push("-map", "0:a:0");
+  if (hasAudio) for (let i = 0; i < variantNames.length; i++) args.push("-map", "0:a:0");
 
-  if (l.sourceIsH264) {
+  if (source && l.sourceIsH264) {
     args.push("-c:v:0", "copy", "-b:v:0", `${l.sourceKbps ?? 3000}k`);
-  } else {
+  } else if (source) {
     args.push("-c:v:0", "libx264", "-preset:v:0", "veryfast", "-tune:v:0", "zerolatency", "-pix_fmt:v:0", "yuv420p");
   }
+  const first = source ? 1 : 0;
   l.profiles.forEach((p, i) => {
-    const v = `v:${i + 1}`;
+    const v = `v:${i + first}`;
     args.push(`-c:${v}`, "libx264", `-preset:${v}`, "veryfast", `-tune:${v}`, "zerolatency", `-pix_fmt:${v}`, "yuv420p");
     args.push(`-b:${v}`, String(p.bitrate), `-maxrate:${v}`, String(Math.round(p.bitrate * 1.1)), `-bufsize:${v}`, String(p.bitrate * 2));
   });
-  if (n > 0 || !l.sourceIsH264) args.push(...keyframes, "-sc_threshold", "0");
+  if (n > 0 || (source && !l.sourceIsH264)) args.push(...keyframes, "-sc_threshold", "0");
   if (hasAudio) args.push(...(l.audio === "aac" ? ["-c:a", "copy"] : ["-c:a", "aac", "-b:a", "128k"]));
 
-  const streamMap = Array.from({ length: n + 1 }, (_, i) => `v:${i}${hasAudio ? `,a:${i}` : ""},name:${variantDir(i)}`).join(" ");
+  const streamMap = variantNames.map((name, i) => `v:${i}${hasAudio ? `,a:${i}` : ""},name:${name}`).join(" ");
+  const resume = l.resumeAt !== undefined;
   args.push(
     "-f", "hls",
     "-hls_time", String(l.segmentS),
     "-hls_list_size", "6",
     // Each segment's wall-clock start: players show it, clips are asked in it (Unix ms), the DVR keeps it.
-    "-hls_flags", "delete_segments+independent_segments+temp_file+omit_endlist+program_date_time",
-    "-master_pl_name", "ffmpeg-master.m3u8",
+    "-hls_flags", `delete_segments+independent_segments+temp_file+omit_endlist+program_date_time${resume ? "+append_list" : ""}`,
+    ...(resume ? ["-start_number", String(l.resumeAt)] : []),
     "-var_stream_map", streamMap,
     "-hls_segment_filename", path.join(l.outDir, "%v", "seg_%05d.ts"),
     path.join(l.outDir, "%v", "index.m3u8"),
@@ -82,7 +100,7 @@ export function ladderArgs(l: LadderInput): string[] {
 /** The copy-only recorder: every segment of the broadcast, appended across reconnects. */
 export function recorderArgs(input: string, dir: string, segmentS: number): string[] {
   return [
-    "-hide_banner", "-loglevel", "error", "-nostats",
+    "-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-stats_period", "1",
     ...readInput(input),
     // Video and audio only: a mapped data stream (FLV script data) stalls the muxer's interleaving,
     // and the recording's segments would then appear only when the broadcast ends.

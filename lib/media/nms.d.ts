@@ -46,6 +46,8 @@ declare module "node-media-server/src/session/base_session.js" {
     protocol: string;
     streamPath: string;
     sendBuffer: (chunk: Buffer) => void;
+    /** An instance field (a no-op here): a subclass's close() method would be shadowed by it, so override it as a field too. */
+    close: () => void;
   }
 }
 

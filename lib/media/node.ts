@@ -7,6 +7,7 @@ import Context from "node-media-server/src/core/context.js";
 import logger from "node-media-server/src/core/logger.js";
 import { newId } from "@/lib/ids";
 import { NODE_HEARTBEAT_MS } from "@/lib/live/schema";
+import { machineId } from "./machine";
 import { AppClient } from "./app-client";
 import { Broadcast, type BroadcastObserver, type Publisher } from "./broadcast";
 import type { MediaStore } from "./media-store";
@@ -145,6 +146,8 @@ export async function startMediaNode(opts: MediaNodeOptions) {
     cores,
     cpuLoad: os.loadavg()[0] / cores,
     liveSessions: broadcasts.size,
+    laggingSessions: [...broadcasts.values()].filter((b) => b.lagging).length,
+    machine: machineId(),
     startedAt,
   });
   const beat = async () => {

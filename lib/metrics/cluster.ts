@@ -13,18 +13,21 @@ export interface Workload {
   /** Age of the oldest queued run: how far behind the workers are. */
   lagS: number;
   healthyNodes: number;
+  /** Up, but overloaded (lib/live/nodes.ts isOverloaded). */
+  overloadedNodes: number;
   lostNodes: number;
 }
 
 /** One statement over pending runs (a partial index keeps it small) and the media nodes. */
 export async function workload(now = Date.now()): Promise<Workload> {
-  const [row] = await db().$client<{ queued: number; running: number; oldest: number | null; healthy: number; lost: number }[]>`
-    SELECT r.queued, r.running, r.oldest, n.healthy, n.lost
+  const [row] = await db().$client<{ queued: number; running: number; oldest: number | null; healthy: number; overloaded: number; lost: number }[]>`
+    SELECT r.queued, r.running, r.oldest, n.healthy, n.overloaded, n.lost
     FROM (SELECT count(*) FILTER (WHERE locked_until <= ${now} AND next_run_at <= ${now})::int AS queued,
                  count(*) FILTER (WHERE locked_until > ${now})::int AS running,
                  min(next_run_at) FILTER (WHERE locked_until <= ${now} AND next_run_at <= ${now})::float8 AS oldest
           FROM job_runs WHERE status = 'pending') r,
-         (SELECT count(*) FILTER (WHERE lost_at IS NULL)::int AS healthy,
+         (SELECT count(*) FILTER (WHERE lost_at IS NULL AND NOT overloaded)::int AS healthy,
+                 count(*) FILTER (WHERE lost_at IS NULL AND overloaded)::int AS overloaded,
                  count(*) FILTER (WHERE lost_at IS NOT NULL)::int AS lost
           FROM media_nodes) n`;
   return {
@@ -32,6 +35,7 @@ export async function workload(now = Date.now()): Promise<Workload> {
     running: row.running,
     lagS: row.oldest === null ? 0 : Math.max(0, (now - row.oldest) / 1000),
     healthyNodes: row.healthy,
+    overloadedNodes: row.overloaded,
     lostNodes: row.lost,
   };
 }
@@ -106,12 +110,13 @@ export function registerClusterGauges(registry: Registry) {
   });
   new Gauge({
     name: "castline_media_nodes",
-    help: "Registered media nodes: healthy (heartbeating) or lost",
+    help: "Registered media nodes: healthy (heartbeating), overloaded (heartbeating, CPU overloaded or a broadcast behind real time) or lost",
     labelNames: ["state"] as const,
     registers: [registry],
     async collect() {
       const work = (await read())[0];
       this.set({ state: "healthy" }, work.healthyNodes);
+      this.set({ state: "overloaded" }, work.overloadedNodes);
       this.set({ state: "lost" }, work.lostNodes);
     },
   });

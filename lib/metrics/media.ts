@@ -19,6 +19,12 @@ export const ffmpegRestarts = new Counter({
   registers: [registry],
 });
 
+export const renditionsDropped = new Counter({
+  name: "castline_live_renditions_dropped_total",
+  help: "Live renditions dropped because the node could not transcode them in real time",
+  registers: [registry],
+});
+
 export const segmentWriteSeconds = new Histogram({
   name: "castline_segment_write_seconds",
   help: "Time to store one media segment, by kind (live, recording)",

@@ -1,3 +1,4 @@
+import { lagLimitS } from "@/lib/media/ladder-governor";
 import type { Profile } from "@/lib/streams/schema";
 import type { HealthIssue, HealthSample } from "./schema";
 
@@ -38,8 +39,21 @@ const minutesIn = (at: number, startedAt: number) => {
   return minutes < 1 ? "from the start" : `from ${minutes} min in`;
 };
 
-/** The readings of a broadcast the encoder should fix, each with a short hint in plain words. */
-export function diagnoseHealth(samples: HealthSample[], profiles: Profile[], startedAt: number): HealthIssue[] {
+/** "480p", "480p and 360p", "720p, 480p and 360p" */
+export const namesInWords = (names: string[]) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
+
+/**
+ * Whether the live output is behind its encoder: renditions dropped, or trailing by more than
+ * the media node tolerates at the shortest segments (the node's own limit grows with them).
+ */
+export const transcodingBehind = (health: { lagS?: number; droppedRenditions?: string[] }) =>
+  !!health.droppedRenditions?.length || (health.lagS ?? 0) > lagLimitS(1);
+
+/**
+ * The readings of a broadcast the encoder should fix, each with a short hint in plain words,
+ * and whether the media node kept up with it (`segmentS`: the live segments' length).
+ */
+export function diagnoseHealth(samples: HealthSample[], profiles: Profile[], startedAt: number, segmentS: number): HealthIssue[] {
   const issues: HealthIssue[] = [];
   const keyframes = samples.filter((s) => s.keyframeIntervalS !== undefined);
   const slow = keyframes.find((s) => keyframesTooSlow(s.keyframeIntervalS!));
@@ -89,5 +103,32 @@ export function diagnoseHealth(samples: HealthSample[], profiles: Profile[], sta
       });
     }
   }
+
+  const transcoding = transcodingIssue(samples, startedAt, segmentS);
+  if (transcoding) issues.push(transcoding);
   return issues;
+}
+
+/**
+ * Renditions the media node dropped to keep the stream live, or a live output that trailed the
+ * encoder: the node (or the machine it shares) is overloaded, nothing the encoder can fix.
+ */
+function transcodingIssue(samples: HealthSample[], startedAt: number, segmentS: number): HealthIssue | undefined {
+  const droppedAt = samples.find((s) => s.droppedRenditions?.length);
+  if (droppedAt) {
+    const dropped = [...new Set(samples.flatMap((s) => s.droppedRenditions ?? []))];
+    return {
+      reading: "transcoding",
+      at: droppedAt.at,
+      message: `Transcoding fell behind real time ${minutesIn(droppedAt.at, startedAt)}: ${namesInWords(dropped)} dropped to keep the stream live (the source still plays). The media node is overloaded: give it more CPU, run fewer renditions, or add a media node.`,
+    };
+  }
+  const behind = samples.find((s) => s.lagS !== undefined && s.lagS > lagLimitS(segmentS));
+  if (!behind) return undefined;
+  const longest = Math.max(...samples.map((s) => s.lagS ?? 0));
+  return {
+    reading: "transcoding",
+    at: behind.at,
+    message: `The live stream trailed your encoder by up to ${Math.round(longest)} s ${minutesIn(behind.at, startedAt)}: the media node could not keep up in real time. Give it more CPU or add a media node.`,
+  };
 }

@@ -37,14 +37,20 @@ export const HealthSample = z
     bitrateKbps: z.number().optional().describe("mean bitrate the encoder sent"),
     fps: z.number().optional().describe("lowest frame rate measured"),
     keyframeIntervalS: z.number().optional().describe("longest keyframe interval measured"),
+    lagS: z.number().optional().describe("longest the live output (the newest segment) trailed what the encoder sent, in seconds"),
+    droppedRenditions: z
+      .array(z.string())
+      .optional()
+      .describe("renditions the media node had dropped because it could not transcode them in real time"),
   })
   .meta({ id: "HealthSample" });
 export type HealthSample = z.infer<typeof HealthSample>;
 
-export const HealthReading = z.enum(["bitrate", "fps", "keyframeInterval"]);
+/** What an issue is about: a reading of the encoder's feed, or the live transcoding ("transcoding", Castline's side). */
+export const HealthReading = z.enum(["bitrate", "fps", "keyframeInterval", "transcoding"]);
 export type HealthReading = z.infer<typeof HealthReading>;
 
-/** What the encoder should fix, in plain words, and from when. */
+/** What the encoder should fix (or what the media node did to keep the stream live), in plain words, and from when. */
 export const HealthIssue = z
   .object({
     reading: HealthReading,

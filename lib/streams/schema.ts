@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PlaybackPolicy, PlaybackPolicyInput } from "@/lib/access/schema";
 import { FiltersParam, NameSearch, OrderParam, TimeRange } from "@/lib/api/list-query";
+import { IngestHealth } from "@/lib/live/schema";
 
 const positiveInt = z.number().int().positive();
 
@@ -117,10 +118,7 @@ export const Stream = z
     multistream: z.object({ targets: z.array(TargetRef) }),
     playbackPolicy: PlaybackPolicy.optional().describe("absent: public to anyone with the playback id"),
     parentId: z.string().optional().describe("present only on historic child-session stream objects"),
-    health: z
-      .object({ bitrateKbps: z.number().optional(), fps: z.number().optional(), keyframeIntervalS: z.number().optional(), updatedAt: z.number() })
-      .optional()
-      .describe("ingest health of the current broadcast, while live"),
+    health: IngestHealth.optional().describe("ingest health of the current broadcast, while live"),
     ...counters,
   })
   .meta({ id: "Stream" });

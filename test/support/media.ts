@@ -1,6 +1,9 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
+import readline from "node:readline";
 import { promisify } from "node:util";
+import { spawnTied } from "@/lib/tied-process";
 import type { Api } from "./client";
 
 const exec = promisify(execFile);
@@ -17,10 +20,21 @@ export interface Running {
   stop(): Promise<number | null>;
 }
 
-function run(args: string[]): Running {
-  const proc = spawn("ffmpeg", args, { stdio: ["ignore", "ignore", "pipe"] });
+function run(args: string[], onProgress?: (fields: Record<string, string>) => void): Running {
+  const proc = spawn("ffmpeg", args, { stdio: ["ignore", onProgress ? "pipe" : "ignore", "pipe"] });
   let stderr = "";
   proc.stderr!.on("data", (c) => (stderr += c));
+  if (onProgress) {
+    let block: Record<string, string> = {};
+    readline.createInterface({ input: proc.stdout! }).on("line", (line) => {
+      const [key, value] = [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)];
+      block[key] = value;
+      if (key === "progress") {
+        onProgress(block);
+        block = {};
+      }
+    });
+  }
   const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
   return {
     proc,
@@ -51,6 +65,57 @@ export function publish(url: string, opts: { size?: string; fps?: number; second
     "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-g", String(Math.round(fps * (opts.keyframeIntervalS ?? 2))),
     "-c:a", "aac", "-b:a", "64k", "-f", "flv", url,
   ]);
+}
+
+/**
+ * An encoder that costs nearly nothing, so that a busy machine slows what it feeds and not
+ * the encoder itself (a real one runs elsewhere): `file` (FLV, H.264 + AAC) looped and sent
+ * as it is, at its own pace, for `seconds`. `sentS()` is the media it has sent so far.
+ */
+export function publishFile(url: string, file: string, seconds: number): Running & { sentS(): number } {
+  let sentS = 0;
+  const running = run(
+    ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-stats_period", "0.5", "-stream_loop", "-1", "-re", "-i", file, "-t", String(seconds), "-c", "copy", "-f", "flv", url],
+    (p) => {
+      const out = Number(p.out_time_us) / 1e6;
+      if (Number.isFinite(out) && out > sentS) sentS = out;
+    },
+  );
+  return { ...running, sentS: () => sentS };
+}
+
+/** What publish() sends, as a file: `seconds` of a test pattern with a tone, `size`, 30 fps, 2 s GOP. */
+export async function makeBroadcastClip(file: string, opts: { size?: string; seconds?: number } = {}) {
+  await exec("ffmpeg", [
+    "-hide_banner", "-loglevel", "error", "-y",
+    "-f", "lavfi", "-i", `testsrc2=size=${opts.size ?? "640x360"}:rate=30`,
+    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100",
+    "-t", String(opts.seconds ?? 10),
+    "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-g", "60",
+    "-c:a", "aac", "-b:a", "64k", "-f", "flv", file,
+  ]);
+  if (!fs.existsSync(file)) throw new Error(`ffmpeg made no ${file}`);
+}
+
+/**
+ * A busy machine: busy loops at normal priority, which die with this process; add() starts
+ * more, stop() ends them all.
+ */
+export function cpuHog(): { add(processes: number): void; readonly count: number; stop(): Promise<void> } {
+  const hogs: ChildProcess[] = [];
+  return {
+    add: (processes) => {
+      for (let i = 0; i < processes; i++) hogs.push(spawnTied(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+    },
+    get count() {
+      return hogs.length;
+    },
+    stop: async () => {
+      await Promise.all(
+        hogs.map((hog) => (hog.exitCode !== null || hog.signalCode !== null ? undefined : new Promise((resolve) => hog.once("exit", resolve).kill("SIGKILL")))),
+      );
+    },
+  };
 }
 
 /** A second RTMP server standing in for YouTube/Twitch: ffmpeg listening, writing what it receives. */

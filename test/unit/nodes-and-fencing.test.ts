@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { test } from "node:test";
-import { nodeState, rankForIngest, type MediaNodeRow } from "@/lib/live/nodes";
+import { isOverloaded, nodeState, OVERLOADED_CPU_LOAD, rankForIngest, type MediaNodeRow } from "@/lib/live/nodes";
 import { Fenced } from "@/lib/media/app-client";
 import { HlsShipper } from "@/lib/media/shipper";
 
@@ -18,6 +18,9 @@ const node = (id: string, over: Partial<MediaNodeRow> = {}): MediaNodeRow => ({
   cores: 4,
   cpuLoad: 0.2,
   liveSessions: 0,
+  laggingSessions: 0,
+  overloaded: false,
+  machine: null,
   startedAt: 0,
   lastHeartbeatAt: NOW - 1000,
   lostAt: null,
@@ -38,6 +41,23 @@ test("encoders are sent to the least loaded healthy node: CPU first, then sessio
     LOST_AFTER_MS,
   );
   assert.deepEqual(ranked.map((n) => n.id), ["idle", "big", "crowded", "busy"]);
+});
+
+test("an overloaded node gets encoders only when no node is healthy", () => {
+  const overloaded = node("overloaded", { cpuLoad: 0.1, overloaded: true });
+  const ranked = rankForIngest([overloaded, node("busy", { cpuLoad: 0.9 })], NOW, LOST_AFTER_MS);
+  assert.deepEqual(ranked.map((n) => n.id), ["busy"]);
+  const onlyBusy = rankForIngest([node("worse", { cpuLoad: 5, overloaded: true }), overloaded, node("gone", { lostAt: NOW })], NOW, LOST_AFTER_MS);
+  assert.deepEqual(onlyBusy.map((n) => n.id), ["overloaded", "worse"], "a busy node is better than none");
+});
+
+test("a node is overloaded when a broadcast on it fell behind, or its run queue is twice its cores; lost wins", () => {
+  assert.equal(isOverloaded({ cpuLoad: 0.3, laggingSessions: 1 }), true);
+  assert.equal(isOverloaded({ cpuLoad: OVERLOADED_CPU_LOAD, laggingSessions: 0 }), true);
+  assert.equal(isOverloaded({ cpuLoad: 22.72, laggingSessions: 0 }), true, "the issue's 2272 %");
+  assert.equal(isOverloaded({ cpuLoad: 1.2, laggingSessions: 0 }), false);
+  assert.equal(nodeState(node("a", { overloaded: true }), NOW, LOST_AFTER_MS), "overloaded");
+  assert.equal(nodeState(node("a", { overloaded: true, lostAt: NOW }), NOW, LOST_AFTER_MS), "lost");
 });
 
 test("a node is lost once silent for the timeout or declared lost, even if it speaks again before the sweep clears it", () => {
