@@ -8,7 +8,7 @@ import { WEBHOOK_EVENTS } from "@/lib/webhooks/events";
  * see the payload typed. Secrets travel sealed (lib/secrets.ts), never in the clear.
  */
 
-/** A source file is in the object store (an upload, a recording): make it a playable asset. */
+/** A source file is in the object store (an upload, a clip): make it a playable asset. */
 export const assetSourceStored = eventType("asset/source.stored", {
   schema: z.object({ assetId: z.string(), taskId: z.string().optional() }),
 });

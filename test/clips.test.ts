@@ -6,7 +6,7 @@ import { after, describe, test } from "node:test";
 import { promisify } from "node:util";
 import { Livepeer } from "livepeer";
 import { BASE, newAccount, type Api } from "./support/client";
-import { decodes, publish, rtmpUrl, streamActive, streamIdle, until } from "./support/media";
+import { decodes, ffprobe, publish, rtmpUrl, streamActive, streamIdle, until } from "./support/media";
 import { download, putFile, settled, settledTask, tmpDir } from "./support/vod";
 
 const exec = promisify(execFile);
@@ -138,6 +138,50 @@ describe("clips", { concurrency: false }, () => {
     }
     assert.deepEqual(await clipsOf(api), before, "no refused clip left an asset or a task");
     assert.deepEqual(await clipsOf(other), { assets: 0, tasks: 0 });
+  });
+
+  test("the last 30 s of a stream whose media runs behind the wall clock: cut at its live edge, 30 s long", async () => {
+    const api = await newAccount();
+    const stream = (await api.post("stream", { name: "behind the clock" })).body;
+    // Media at half real time: the stream's timeline falls behind the wall clock by half a second every second.
+    const broadcaster = publish(rtmpUrl(stream.streamKey), { fps: FPS, speed: 0.5 });
+    try {
+      await streamActive(api, stream.id);
+      const [live] = (await api.get(`stream/${stream.id}/sessions`)).body;
+      const session = await until("32 s of media, more than 30 s behind the clock", async () => {
+        const s = (await api.get(`session/${live.id}`)).body;
+        const kept = s.clippable;
+        return kept && kept.endTime - kept.startTime >= 32_000 && Date.now() - kept.endTime > 30_000 ? s : undefined;
+      }, 180_000, 1000);
+      const edge = session.clippable.endTime;
+      const before = await clipsOf(api);
+
+      // The browser's last 30 s (what the dashboard asked before): none of it exists yet, and the answer says why.
+      const now = Date.now();
+      const byClock = await api.post("clip", { playbackId: stream.playbackId, startTime: now - 30_000, endTime: now });
+      assert.equal(byClock.status, 400, JSON.stringify(byClock.body));
+      assert.match(byClock.body.errors.join(" "), /live edge.*behind this server's clock/);
+      assert.deepEqual(await clipsOf(api), before, "the refused clip left nothing");
+
+      // The last 30 s of what the stream has.
+      const created = await api.post("clip", { playbackId: stream.playbackId, sessionId: session.id, startTime: edge - 30_000, endTime: edge });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const { file } = await readyClip(api, created.body, "behind.mp4");
+      await decodes(file);
+      const frames = (await frameTimes(file)).length;
+      assert.ok(Math.abs(frames * FRAME_MS - 30_000) <= FRAME_MS + 1, `the clip lasts ${((frames * FRAME_MS) / 1000).toFixed(3)} s, asked 30 s`);
+      const probed = Number((await ffprobe(file)).format.duration);
+      assert.ok(Math.abs(probed - 30) < 0.1, `ffprobe: ${probed} s`);
+
+      // Without endTime a live clip ends at the live edge, not at the wall clock's now.
+      const open = await api.post("clip", { playbackId: stream.playbackId, startTime: edge - 5000 });
+      assert.equal(open.status, 200, JSON.stringify(open.body));
+      const openEnd = open.body.task.params.clip.clipStrategy.endTime;
+      assert.ok(openEnd >= edge && openEnd < Date.now() - 25_000, `defaulted endTime ${openEnd}: edge ${edge}, now ${Date.now()}`);
+      await readyClip(api, open.body, "behind-open.mp4");
+    } finally {
+      await broadcaster.stop();
+    }
   });
 
   test("clips of a live stream (its DVR) and of its recording, through the SDK; a live thumbnail; bad stream clips refused", async () => {

@@ -23,6 +23,11 @@ import { ProgressBar } from "./progress-bar";
 import { CaptionsCard } from "./captions-card";
 import { ClipCard } from "./clip-card";
 import { RenditionsCard } from "./renditions-card";
+import { UploadRecoveryCard } from "./upload-recovery";
+
+/** A video whose file is still to come from someone's browser or backend. */
+const awaitingUpload = (asset: Asset) =>
+  asset.source.type === "directUpload" && (asset.status.phase === "waiting" || asset.status.phase === "uploading");
 
 export function AssetDetail({ id }: { id: string }) {
   return (
@@ -91,6 +96,7 @@ function AssetPage({ asset }: { asset: Asset }) {
         main={
           <>
             <PlayerCard asset={asset} />
+            {awaitingUpload(asset) && <UploadRecoveryCard asset={asset} />}
             {asset.renditions && asset.renditions.length > 0 && <RenditionsCard renditions={asset.renditions} />}
             {ready && <ShareCard asset={asset} />}
             <AccessCard asset={asset} />

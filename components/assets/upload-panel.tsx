@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useRef, useState, type DragEvent, type ReactNode, type RefObject } from "react";
+import { useEffect, useRef, useState, type DragEvent, type ReactNode, type RefObject } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cx } from "@/components/ui/cx";
@@ -159,7 +159,7 @@ export function UploadDropZone({
  * Where an upload stands for its owner: its transfer while the file goes up, then what
  * the server makes of the file (a file that goes up fine can still fail processing).
  */
-type Stage = "requesting" | "uploading" | "paused" | "processing" | "ready" | "failed";
+type Stage = "requesting" | "uploading" | "paused" | "interrupted" | "processing" | "ready" | "failed";
 
 function stageOf(upload: Upload, asset: Asset | undefined): Stage {
   if (upload.state !== "uploaded") return upload.state;
@@ -170,6 +170,8 @@ function stageOf(upload: Upload, asset: Asset | undefined): Stage {
 /** This tab's uploads, newest first, from the request for an upload URL until the asset is ready. */
 export function UploadList() {
   const uploads = useUploads();
+  // Uploads a reload or a crashed tab left unfinished come back here.
+  useEffect(() => uploadQueue.restore(), []);
   useRefreshAssetsOn(uploads.map((u) => `${u.assetId}:${u.state}`).join());
   const assets = useAssetsById(uploads.flatMap((u) => (u.state === "uploaded" && u.assetId ? [u.assetId] : [])));
   if (uploads.length === 0) return null;
@@ -178,6 +180,7 @@ export function UploadList() {
   const count = (...of: Stage[]) => stages.filter((stage) => of.includes(stage)).length;
   const summary = [
     [count("requesting", "uploading", "paused"), "uploading"],
+    [count("interrupted"), "interrupted"],
     [count("processing"), "processing"],
     [count("failed"), "failed"],
     [count("ready"), "ready"],
@@ -213,6 +216,7 @@ const STAGES: Record<Stage, { tone: "indigo" | "amber" | "green" | "red"; label:
   requesting: { tone: "indigo", label: "Uploading" },
   uploading: { tone: "indigo", label: "Uploading" },
   paused: { tone: "amber", label: "Paused" },
+  interrupted: { tone: "amber", label: "Interrupted" },
   processing: { tone: "indigo", label: "Processing" },
   ready: { tone: "green", label: "Ready" },
   failed: { tone: "red", label: "Failed" },
@@ -260,6 +264,7 @@ function UploadRow({ upload, stage, asset }: { upload: Upload; stage: Stage; ass
                 <ResendIcon /> Retry
               </Button>
             )}
+            {state === "interrupted" && <ChooseAgain upload={upload} />}
             <RowAction
               label={state === "uploaded" ? `Remove ${name} from the list` : `Cancel upload of ${name}`}
               onClick={() => uploadQueue.remove(key)}
@@ -277,7 +282,9 @@ function UploadRow({ upload, stage, asset }: { upload: Upload; stage: Stage; ass
               ? "Preparing the upload…"
               : state === "uploaded"
                 ? "Uploaded"
-                : `${percent(fraction)}% · ${formatBytes(bytesUploaded)} of ${formatBytes(size)}${state === "paused" ? " · paused" : ""}`}
+                : state === "interrupted"
+                  ? `Stopped at ${percent(fraction)}% · choose the file again to continue`
+                  : `${percent(fraction)}% · ${formatBytes(bytesUploaded)} of ${formatBytes(size)}${state === "paused" ? " · paused" : ""}`}
           </span>
           {state === "uploading" && bytesPerSecond !== undefined && (
             <span>
@@ -288,7 +295,7 @@ function UploadRow({ upload, stage, asset }: { upload: Upload; stage: Stage; ass
           {asset && state === "uploaded" && <ProcessingStatus asset={asset} />}
         </div>
 
-        {state === "failed" && upload.errors && (
+        {(state === "failed" || state === "interrupted") && upload.errors && (
           <ul role="alert" className="mt-2 space-y-0.5 text-sm text-red-700">
             {upload.errors.map((message, i) => (
               <li key={i}>{capitalise(message)}</li>
@@ -311,6 +318,33 @@ function ProcessingStatus({ asset }: { asset: Asset }) {
         {phase === "ready" ? "Watch" : "Details"}
       </Link>
     </span>
+  );
+}
+
+/**
+ * Continues an upload interrupted by a reload: after one the browser no longer has the
+ * file, so it has to be chosen again (the same file: same name, size and date).
+ */
+export function ChooseAgain({ upload, label = "Choose file", variant = "ghost" }: { upload: Upload; label?: string; variant?: "ghost" | "primary" }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        accept={ACCEPT}
+        hidden
+        data-testid="resume-file-input"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          if (file) uploadQueue.resumeWith(upload.key, file);
+          e.target.value = "";
+        }}
+      />
+      <Button size="sm" variant={variant} onClick={() => input.current?.click()} aria-label={`${label}: ${upload.name}`}>
+        <UploadIcon /> {label}
+      </Button>
+    </>
   );
 }
 

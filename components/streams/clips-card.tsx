@@ -5,18 +5,23 @@ import { AssetStatusBadge } from "@/components/assets/asset-status";
 import { AssetThumbnail } from "@/components/assets/asset-thumbnail";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { FilmIcon } from "@/components/ui/icons";
+import { FilmIcon, ResendIcon } from "@/components/ui/icons";
 import { FormErrors, LoadingState } from "@/components/ui/states";
-import { useClipLastSeconds, useStreamClips } from "@/lib/client/asset-hooks";
+import type { Asset } from "@/lib/assets/schema";
+import { useClipLastSeconds, useRetryClip, useStreamClips } from "@/lib/client/asset-hooks";
 import { formatDateTime } from "@/lib/client/format";
 import type { Stream } from "@/lib/streams/schema";
 
 const CLIP_SECONDS = 30;
 
-/** The stream's clips, and while it is live a button that clips its last 30 s (each clip becomes an asset). */
-export function ClipsCard({ stream, liveSince }: { stream: Stream; liveSince?: number }) {
-  const clips = useStreamClips(stream.id);
-  const clip = useClipLastSeconds(stream, CLIP_SECONDS, liveSince);
+/**
+ * The stream's clips, and while it is live a button that clips the last 30 s of its live
+ * session `liveSessionId` (each clip becomes an asset). A failed clip can be tried again.
+ */
+export function ClipsCard({ stream, liveSessionId }: { stream: Stream; liveSessionId?: string }) {
+  const clips = useStreamClips(stream.id, stream.isActive);
+  const clip = useClipLastSeconds(stream, CLIP_SECONDS, liveSessionId);
+  const retry = useRetryClip(stream.id);
   return (
     <Card>
       <CardHeader
@@ -31,9 +36,9 @@ export function ClipsCard({ stream, liveSince }: { stream: Stream; liveSince?: n
           )
         }
       />
-      {clip.error && (
+      {(clip.error || retry.error) && (
         <CardBody>
-          <FormErrors error={clip.error} />
+          <FormErrors error={clip.error ?? retry.error} />
         </CardBody>
       )}
       {clips.isPending ? (
@@ -51,19 +56,38 @@ export function ClipsCard({ stream, liveSince }: { stream: Stream; liveSince?: n
       ) : (
         <ul aria-label="Clips" className="divide-y divide-zinc-100 text-sm">
           {clips.data.map((c) => (
-            <li key={c.id} className="flex items-center gap-3 px-5 py-3">
-              <AssetThumbnail asset={c} compact className="w-24 shrink-0 rounded-md" />
-              <span className="min-w-0 flex-1">
-                <Link href={`/assets/${c.id}`} className="block truncate font-medium text-zinc-900 hover:text-indigo-600">
-                  {c.name}
-                </Link>
-                <span className="text-zinc-500">{formatDateTime(c.createdAt)}</span>
-              </span>
-              <AssetStatusBadge status={c.status} />
-            </li>
+            <ClipRow key={c.id} clip={c} retrying={retry.isPending && retry.variables?.id === c.id} onRetry={() => retry.mutate(c)} />
           ))}
         </ul>
       )}
     </Card>
   );
 }
+
+function ClipRow({ clip, retrying, onRetry }: { clip: Asset; retrying: boolean; onRetry: () => void }) {
+  const failed = clip.status.phase === "failed";
+  return (
+    <li data-testid="clip-row" className="flex flex-wrap items-center gap-x-3 gap-y-2 px-5 py-3">
+      <AssetThumbnail asset={clip} compact className="w-24 shrink-0 rounded-md" />
+      {/* At least 10rem for the name and the reason: on a phone the status and Retry go below. */}
+      <span className="min-w-0 flex-1 basis-40">
+        <Link href={`/assets/${clip.id}`} className="block truncate font-medium text-zinc-900 hover:text-indigo-600">
+          {clip.name}
+        </Link>
+        <span className="text-zinc-500">{formatDateTime(clip.createdAt)}</span>
+        {failed && clip.status.errorMessage && <span className="block text-red-700">{capitalise(clip.status.errorMessage)}</span>}
+      </span>
+      <span className="ml-auto flex shrink-0 items-center gap-2">
+        <AssetStatusBadge status={clip.status} />
+        {failed && (
+          <Button size="sm" pending={retrying} onClick={onRetry} aria-label={`Retry ${clip.name}`}>
+            <ResendIcon /> Retry
+          </Button>
+        )}
+      </span>
+    </li>
+  );
+}
+
+/** The API writes its messages in lower case; on their own they read better capitalised. */
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

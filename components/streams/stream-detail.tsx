@@ -76,7 +76,7 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
             <PlaybackCard stream={stream} />
             <AccessCard stream={stream} />
             <MultistreamCard stream={stream} live={stream.isActive || starting} />
-            <ClipsCard stream={stream} liveSince={current?.createdAt} />
+            <ClipsCard stream={stream} liveSessionId={current?.id} />
             <BroadcastsCard sessions={sessions} items={list} />
           </>
         }

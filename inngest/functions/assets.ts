@@ -19,20 +19,30 @@ type Step = Parameters<Parameters<typeof inngest.createFunction>[1]>[0]["step"];
 const gaveUp = (what: string, error: { message?: string }) => `${what} failed: ${error.message ?? "unknown error"}`;
 
 /** Inspect, then make playable: the same steps for uploads, imports and recordings. */
-async function processSteps(step: Step, { assetId, taskId }: AssetJob, inspectedAt: number) {
+export async function playableSteps(step: Step, { assetId, taskId }: AssetJob, inspectedAt: number) {
   const inspection = await step.run("inspect the source", () => whileAssetExists(assetId, () => inspectSource(assetId, taskId, inspectedAt)));
   if (!inspection.ok) {
     await step.run("reject the source", () => failAsset(assetId, taskId, inspection.reason));
-    return { ready: false, reason: inspection.reason };
+    return { ready: false as const, reason: inspection.reason };
   }
   await step.run("make it playable", () => whileAssetExists(assetId, () => makePlayable(assetId, taskId)));
-  // Playable now; the ABR ladder is made by chunk jobs on every worker, the seek previews here meanwhile.
-  const chunks = await step.run("start the renditions", () => whileAssetExists(assetId, () => startRenditions(assetId)));
-  await step.run("make the seek thumbnails", () => whileAssetExists(assetId, () => storeSeekThumbnails(assetId)));
-  return { ready: true, chunks };
+  return { ready: true as const };
 }
 
-/** A source is in the store (an upload, a recording): make it an asset. */
+/** Once playable: the ABR ladder is made by chunk jobs on every worker, the seek previews here meanwhile. */
+export async function ladderSteps(step: Step, assetId: string) {
+  const chunks = await step.run("start the renditions", () => whileAssetExists(assetId, () => startRenditions(assetId)));
+  await step.run("make the seek thumbnails", () => whileAssetExists(assetId, () => storeSeekThumbnails(assetId)));
+  return chunks;
+}
+
+async function processSteps(step: Step, job: AssetJob, inspectedAt: number) {
+  const playable = await playableSteps(step, job, inspectedAt);
+  if (!playable.ready) return playable;
+  return { ready: true, chunks: await ladderSteps(step, job.assetId) };
+}
+
+/** A source is in the store (an upload, a clip): make it an asset. Recordings go through the same steps in recording-finalize. */
 export const processAsset = inngest.createFunction(
   {
     id: "asset-process",

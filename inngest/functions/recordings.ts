@@ -1,14 +1,24 @@
 import { config } from "@/lib/config";
-import { recordingToAsset, sessionStillEnded } from "@/lib/live/recordings";
+import { recordingFailed, recordingPlayable, recordingToAsset, sessionStillEnded } from "@/lib/live/recordings";
 import { inngest } from "../client";
 import { recordingEnded } from "../events";
+import { ladderSteps, playableSteps } from "./assets";
 
 /**
  * A recorded session ended: wait out the reconnect window (a publish within it
- * continues the same session), then turn the recording into an asset.
+ * continues the same session), then turn the recording into an asset, processed
+ * as an upload is. The recording is announced (`recording.ready`) once its asset
+ * plays, not when its file is made: a receiver can play what it is told of.
  */
 export const finalizeRecording = inngest.createFunction(
-  { id: "recording-finalize", triggers: [recordingEnded], retries: 3 },
+  {
+    id: "recording-finalize",
+    triggers: [recordingEnded],
+    retries: 3,
+    onFailure: async ({ event, error }) => {
+      await recordingFailed(event.data.event.data.sessionId, `Recording failed: ${error.message ?? "unknown error"}`);
+    },
+  },
   async ({ event, step }) => {
     const { sessionId, endedAt } = event.data;
     await step.sleepUntil("reconnect window", new Date(endedAt + config().RECORDING_RECONNECT_WINDOW_S * 1000));
@@ -16,7 +26,14 @@ export const finalizeRecording = inngest.createFunction(
       return { resumed: true };
     }
     // One step: the mp4 is made in this worker's scratch, and the next step may run on another machine.
-    await step.run("create the asset", () => recordingToAsset(sessionId));
-    return { sessionId };
+    const assetId = await step.run("create the asset", () => recordingToAsset(sessionId));
+    if (!assetId) return { sessionId, gone: true };
+    const playable = await playableSteps(step, { assetId }, 0.5);
+    if (!playable.ready) {
+      await step.run("fail the recording", () => recordingFailed(sessionId, playable.reason));
+      return { sessionId, ready: false, reason: playable.reason };
+    }
+    await step.run("announce the recording", () => recordingPlayable(sessionId));
+    return { sessionId, ready: true, chunks: await ladderSteps(step, assetId) };
   },
 );

@@ -25,7 +25,7 @@ const EVENTS: Record<WebhookEvent, { when: string; stream: boolean; payload: str
   "stream.idle": { when: "a live broadcast ended", stream: true, payload: "`session`" },
   "recording.started": { when: "a recorded broadcast started", stream: true, payload: "`session`" },
   "recording.waiting": { when: "a recorded broadcast ended; its recording is playable and waits for a reconnect", stream: true, payload: "`session` (with `recordingUrl`)" },
-  "recording.ready": { when: "the reconnect window passed: the recording is an asset", stream: true, payload: "`session` (with `mp4Url`), `asset`" },
+  "recording.ready": { when: "the recording plays: its asset is ready (after its `asset.ready`), once the reconnect window passed", stream: true, payload: "`session` (with `mp4Url`), `asset`" },
   "multistream.connected": { when: "a push to a multistream target connected", stream: true, payload: "`session`, `target` (`id`, `name`, `profile`)" },
   "multistream.error": { when: "a push failed; it is retried while the broadcast lasts", stream: true, payload: "`session`, `target`, `error` (never the target's key)" },
   "multistream.disconnected": { when: "a push ended", stream: true, payload: "`session`, `target`" },

@@ -3,8 +3,10 @@
 import { keepPreviousData, queryOptions, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import type { Asset, AssetPatch, AssetWithTask, ExportRequest, ExportStarted, UploadRequested } from "@/lib/assets/schema";
+import type { ClipParams } from "@/lib/clips/schema";
+import type { Session } from "@/lib/sessions/schema";
 import type { Task } from "@/lib/tasks/schema";
-import { api, apiPage, apiUpload } from "./api";
+import { api, apiPage, apiUpload, ApiRequestError } from "./api";
 
 /** Processing and task progress move by the second while someone watches them. */
 const ACTIVE_POLL_MS = 2_000;
@@ -231,29 +233,64 @@ export function useAssetExports(assetId: string) {
 
 const clipKeys = { stream: (id: string) => ["assets", "clips", id] as const };
 
-/** A stream's clips (newest first), polled while one is being made. */
-export function useStreamClips(streamId: string) {
+/** While a stream is live its clips may also come from the API (a clip button on the creator's site): the list looks this often. */
+const LIVE_CLIPS_POLL_MS = 5_000;
+
+/** A stream's clips (newest first), polled while one is being made, and while the stream is live. */
+export function useStreamClips(streamId: string, live: boolean) {
   return useQuery({
     queryKey: clipKeys.stream(streamId),
     queryFn: () => api<Asset[]>(`/api/stream/${enc(streamId)}/clips?limit=20`),
-    refetchInterval: (query) => (query.state.data?.some((clip) => !assetSettled(clip)) ? ACTIVE_POLL_MS : false),
+    refetchInterval: (query) => (query.state.data?.some((clip) => !assetSettled(clip)) ? ACTIVE_POLL_MS : live ? LIVE_CLIPS_POLL_MS : false),
   });
 }
 
-/** A broadcast's first segment starts a little after its session: a clip may not start before it. */
-const FIRST_MEDIA_AFTER_MS = 3000;
-
 /**
- * "Clip the last N s" of a live stream: from N s ago (or, for a younger broadcast, from
- * its start) to now, as viewers see it.
+ * "Clip the last N s" of a live session: the N s before its live edge (or all of it, when
+ * less is kept), on the stream's own media timeline. The edge is read from the session at
+ * the moment of the click, never taken from this browser's clock: the media runs behind
+ * the clock when it reached the server slower than real time, by minutes on a busy machine.
  */
-export function useClipLastSeconds(stream: { id: string; playbackId?: string }, seconds: number, liveSince?: number) {
+export function useClipLastSeconds(stream: { id: string; playbackId?: string }, seconds: number, sessionId?: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => {
-      const startTime = Math.max(Date.now() - seconds * 1000, (liveSince ?? 0) + FIRST_MEDIA_AFTER_MS);
-      return api<AssetWithTask>("/api/clip", "POST", { playbackId: stream.playbackId, startTime });
+    mutationFn: async () => {
+      const session = sessionId ? await api<Session>(`/api/session/${enc(sessionId)}`) : undefined;
+      const kept = session?.clippable;
+      if (!session || !kept) throw new ApiRequestError(400, ["Nothing of this broadcast is stored yet: try again in a few seconds."]);
+      return api<AssetWithTask>("/api/clip", "POST", {
+        playbackId: stream.playbackId,
+        sessionId: session.id,
+        startTime: Math.max(kept.startTime, kept.endTime - seconds * 1000),
+        endTime: kept.endTime,
+      });
     },
     onSuccess: () => qc.invalidateQueries({ queryKey: clipKeys.stream(stream.id) }),
+  });
+}
+
+/**
+ * A failed clip tried again: a new clip of the same range (its task's), named alike; the
+ * failed one, which holds nothing, is removed once the new one is under way.
+ */
+export function useRetryClip(streamId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (clip: Pick<Asset, "id" | "name">) => {
+      const filters = enc(JSON.stringify([{ id: "type", value: "clip" }, { id: "outputAssetId", value: clip.id }]));
+      const [task] = await api<Task[]>(`/api/task?filters=${filters}&limit=1`);
+      const params = task?.params.clip as ClipParams | undefined;
+      if (!params) throw new ApiRequestError(404, ["This clip's range is no longer known: make a new clip."]);
+      const created = await api<AssetWithTask>("/api/clip", "POST", {
+        playbackId: params.clipStrategy.playbackId,
+        startTime: params.clipStrategy.startTime,
+        endTime: params.clipStrategy.endTime,
+        ...(params.sessionId ? { sessionId: params.sessionId } : {}),
+        name: clip.name,
+      });
+      await deleteAsset(clip.id);
+      return created;
+    },
+    onSettled: () => Promise.all([qc.invalidateQueries({ queryKey: clipKeys.stream(streamId) }), qc.invalidateQueries({ queryKey: keys.assetLists })]),
   });
 }

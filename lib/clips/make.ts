@@ -8,13 +8,12 @@ import { assetSourceStored } from "@/inngest/events";
 import { sourceArrived, storeSource } from "@/lib/assets/pipeline";
 import { sourceKey } from "@/lib/assets/keys";
 import { assetById } from "@/lib/assets/service";
-import { config } from "@/lib/config";
 import { emit } from "@/lib/jobs/emit";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";
 import { cutWindow, makeWindow, type WindowSource } from "./cut";
 import { ClipParams } from "./schema";
-import { EDGE_TOLERANCE_MS, segmentsBetween, sessionTimelines } from "./timeline";
+import { EDGE_TOLERANCE_MS, liveEdgeWaitMs, segmentsBetween, sessionTimelines } from "./timeline";
 
 export type ClipOutcome = { ok: true; durationS: number; reencodedFrames: number } | { ok: false; reason: string };
 
@@ -67,18 +66,15 @@ async function assetRange(params: ClipParams): Promise<{ source: WindowSource; f
   return { source: { kind: "file", input, fromS, toS }, fromS, toS };
 }
 
-/** How long a live clip waits for the segments of its last seconds to be stored. */
-const liveWaitMs = () => config().HLS_SEGMENT_S * 3000 + 10_000;
-
 /**
  * The session's segments that hold the range, laid end to end from the first one's
- * start. A live clip that ends at "now" waits for its last segments; should the
- * broadcast stop first, the clip ends where the broadcast did.
+ * start. A live clip that ends past the live edge waits for its last segments; should
+ * the broadcast stop first, the clip ends where the broadcast did.
  */
 async function sessionRange(sessionId: string, params: ClipParams) {
   const { startTime } = params.clipStrategy;
   let { endTime } = params.clipStrategy;
-  const deadline = Date.now() + liveWaitMs();
+  const deadline = Date.now() + liveEdgeWaitMs();
   for (;;) {
     const session = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionId) });
     if (!session) throw new Uncuttable("the session no longer exists");
@@ -88,6 +84,14 @@ async function sessionRange(sessionId: string, params: ClipParams) {
     if (timeline.end >= endTime || !session.isActive || Date.now() > deadline) {
       endTime = Math.min(endTime, timeline.end);
       const segments = segmentsBetween(timeline, startTime, endTime);
+      if (startTime >= timeline.end) {
+        const short = `${((startTime - timeline.end) / 1000).toFixed(1)} s before the start of the range`;
+        throw new Uncuttable(
+          session.isActive
+            ? `the stream's media had not reached this range in time (it ended ${short}): retry once the stream is past it`
+            : `the broadcast ended ${short}`,
+        );
+      }
       if (!segments.length || endTime <= startTime) throw new Uncuttable("nothing of the range is kept");
       const store = objects();
       const inputs = await Promise.all(segments.map(async (s) => ({ input: await store.mediaInput(s.key), duration: s.duration })));

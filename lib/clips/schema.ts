@@ -7,9 +7,9 @@ export const ClipPayload = z
   .strictObject({
     playbackId: z.string().min(1).max(64).describe("a stream's playback id, or (unlike Livepeer) an asset's"),
     startTime: Time.describe(
-      "stream: Unix ms, as players show it (the HLS EXT-X-PROGRAM-DATE-TIME); asset: ms from the asset's start",
+      "stream: Unix ms on the stream's media timeline, as players show it (the HLS EXT-X-PROGRAM-DATE-TIME; behind the wall clock when the media is: a session's clippable.endTime is its live edge); asset: ms from the asset's start",
     ),
-    endTime: Time.optional().describe("as startTime; unset: now for a live stream, the end of a recording or asset"),
+    endTime: Time.optional().describe("as startTime; unset: the live edge of a live stream (its newest media), the end of a recording or asset"),
     name: z.string().trim().min(1).max(500).optional(),
     sessionId: z.string().min(1).max(64).optional().describe("a session of the stream; unset: its latest"),
   })

@@ -12,7 +12,7 @@ import { emit } from "@/lib/jobs/emit";
 import { findSessionRow } from "@/lib/sessions/service";
 import { serializeTask, spawnTask } from "@/lib/tasks/service";
 import type { ClipParams, ClipPayload } from "./schema";
-import { EDGE_TOLERANCE_MS, sessionTimelines, timelineFor } from "./timeline";
+import { clippableRange, EDGE_TOLERANCE_MS, liveEdgeWaitMs, timelineFor, timelineRanges } from "./timeline";
 
 /**
  * POST /clip: everything is checked here, before anything is created (a refused
@@ -21,10 +21,9 @@ import { EDGE_TOLERANCE_MS, sessionTimelines, timelineFor } from "./timeline";
 
 /** Shorter than this holds barely a frame. */
 const MIN_CLIP_MS = 100;
-/** A live clip may end up to now (its last segments are still being stored); a little past it is a clock's skew. */
-const CLOCK_SKEW_MS = 1000;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const iso = (ms: number) => new Date(ms).toISOString();
 
 function checkRange(startTime: number, endTime: number) {
   if (endTime <= startTime) throw invalid("endTime must be after startTime");
@@ -42,27 +41,41 @@ interface Resolved {
   inputAssetId?: string;
 }
 
+/** How far the session's media runs behind this server's clock, in words, when it does by more than a segment or two. */
+function lagNote(edge: number, now: number) {
+  const behind = now - edge;
+  return behind > liveEdgeWaitMs() ? `; the stream's media runs ${seconds(behind)} behind this server's clock` : "";
+}
+
+/**
+ * A stream's times are on the session's media timeline (its playlists' program date
+ * times), which runs behind the wall clock when the media came slower than real time:
+ * "now" is the live edge, the end of the newest media stored, and a range is checked
+ * against what the session keeps, never against the wall clock.
+ */
 async function fromStream(userId: string, stream: typeof streams.$inferSelect, body: ClipPayload): Promise<Resolved> {
   const session = body.sessionId
     ? await db().query.sessions.findFirst({ where: and(eq(sessions.id, body.sessionId), eq(sessions.parentId, stream.id), eq(sessions.userId, userId)) })
     : await db().query.sessions.findFirst({ where: eq(sessions.parentId, stream.id), orderBy: desc(sessions.createdAt) });
   if (!session) throw body.sessionId ? notFound("session") : invalid("the stream has no session to clip from: it has never been live");
-  const timelines = await sessionTimelines(session);
-  const available = [timelines.dvr, timelines.recording].filter((t) => t !== undefined);
-  if (!available.length) throw invalid("nothing of this session is kept to clip from (yet)");
-  const now = Date.now();
-  const end = session.isActive ? now : Math.max(...available.map((t) => t.end));
-  const endTime = body.endTime ?? end;
+  const timelines = (await timelineRanges([session])).get(session.id)!;
+  const kept = clippableRange(timelines, session.isActive);
+  if (!kept) throw invalid("nothing of this session is kept to clip from (yet)");
+  const endTime = body.endTime ?? kept.endTime;
   checkRange(body.startTime, endTime);
-  if (session.isActive && endTime > now + CLOCK_SKEW_MS) throw invalid("endTime is in the future");
-  if (!session.isActive && endTime > end + EDGE_TOLERANCE_MS) {
-    throw invalid(`endTime is after the end of the session (${new Date(end).toISOString()})`);
+  if (session.isActive && endTime > kept.endTime + liveEdgeWaitMs()) {
+    throw invalid(
+      `endTime is after the newest media of the stream (its live edge: ${iso(kept.endTime)}${lagNote(kept.endTime, Date.now())}); ` +
+        "times are the stream's media times, as its playlists' EXT-X-PROGRAM-DATE-TIME show them (a session's clippable.endTime is its live edge)",
+    );
+  }
+  if (!session.isActive && endTime > kept.endTime + EDGE_TOLERANCE_MS) {
+    throw invalid(`endTime is after the end of the session (${iso(kept.endTime)})`);
   }
   const timeline = timelineFor(timelines, body.startTime, session.isActive);
   if (!timeline) {
-    const oldest = Math.min(...available.map((t) => t.start));
-    const kept = session.record ? "" : ` (without recording, the last ${config().LIVE_DVR_WINDOW_S} s of a session are kept)`;
-    throw invalid(`startTime is before the oldest media kept of this session (${new Date(oldest).toISOString()})${kept}`);
+    const why = session.record ? "" : ` (without recording, the last ${config().LIVE_DVR_WINDOW_S} s of a session are kept)`;
+    throw invalid(`startTime is before the oldest media kept of this session (${iso(kept.startTime)})${why}`);
   }
   return {
     name: body.name ?? `Clip of ${stream.name}`,

@@ -4,11 +4,9 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { sessions, streams } from "@/db/schema";
-import { sourceArrived, storeSource } from "@/lib/assets/pipeline";
+import { failAsset, sourceArrived, storeSource } from "@/lib/assets/pipeline";
 import { assetById, createAsset, serializeAsset } from "@/lib/assets/service";
 import { newId } from "@/lib/ids";
-import { assetSourceStored } from "@/inngest/events";
-import { emit } from "@/lib/jobs/emit";
 import { runFfmpeg } from "@/lib/media/ffmpeg";
 import { serializeSession } from "@/lib/sessions/service";
 import { serializeStream } from "@/lib/streams/service";
@@ -62,10 +60,14 @@ export function recordingName(streamName: string, startedAt: number): string {
   return `${streamName} — ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} UTC`;
 }
 
-/** The session's asset (id fixed on the session first, so a retried step finds the same one). */
-export async function recordingToAsset(sessionId: string): Promise<void> {
+/**
+ * The session's asset with the recording as its source (id fixed on the session first, so a
+ * retried step finds the same one); answers its id. Processing follows (the recording-finalize
+ * function), and recordingPlayable once the asset plays.
+ */
+export async function recordingToAsset(sessionId: string): Promise<string | undefined> {
   let session = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionId) });
-  if (!session) return;
+  if (!session) return undefined;
   if (!session.assetId) {
     [session] = await db().update(sessions).set({ assetId: newId() }).where(eq(sessions.id, sessionId)).returning();
   }
@@ -82,7 +84,7 @@ export async function recordingToAsset(sessionId: string): Promise<void> {
       // Watched as it was before it became an asset: under its broadcast's policy, not the stream's now.
       playbackPolicy: session.playbackPolicy,
     }));
-  if (asset.phase !== "processing" || asset.files?.source) return; // an earlier attempt got through
+  if (asset.phase !== "processing" || asset.files?.source) return assetId; // an earlier attempt got through
   const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), "castline-recording-"));
   try {
     const mp4 = path.join(scratch, "video.mp4");
@@ -92,16 +94,30 @@ export async function recordingToAsset(sessionId: string): Promise<void> {
     await fs.promises.rm(scratch, { recursive: true, force: true });
   }
   await sourceArrived(assetId, undefined, 0.1);
+  return assetId;
+}
 
+/**
+ * The recording's asset plays: the session says so (recordingStatus, mp4Url) and
+ * `recording.ready` fires, after `asset.ready`, so a receiver can play what it names.
+ */
+export async function recordingPlayable(sessionId: string): Promise<void> {
   const [ready] = await db()
     .update(sessions)
     .set({ recordingStatus: "ready" })
     .where(eq(sessions.id, sessionId))
     .returning();
-  const stream = await db().query.streams.findFirst({ where: eq(streams.id, session.parentId) });
-  await notifyWebhooks(session.userId, "recording.ready", {
+  const asset = ready?.assetId ? await assetById(ready.assetId) : undefined;
+  if (!ready || !asset) return;
+  const stream = await db().query.streams.findFirst({ where: eq(streams.id, ready.parentId) });
+  await notifyWebhooks(ready.userId, "recording.ready", {
     ...(stream ? { stream: serializeStream(stream) } : {}),
-    payload: { session: serializeSession(ready, asset.playbackId), asset: serializeAsset((await assetById(assetId))!) },
+    payload: { session: serializeSession(ready, { recordingPlaybackId: asset.playbackId }), asset: serializeAsset(asset) },
   });
-  await emit(assetSourceStored, { assetId });
+}
+
+/** The recording could not become a playable asset: the session says so, and its asset (if made) says why. */
+export async function recordingFailed(sessionId: string, reason: string): Promise<void> {
+  const [failed] = await db().update(sessions).set({ recordingStatus: "failed" }).where(eq(sessions.id, sessionId)).returning();
+  if (failed?.assetId) await failAsset(failed.assetId, undefined, reason);
 }

@@ -22,6 +22,12 @@ export const Session = z
     endedAt: z.number().optional().describe("Castline addition: when the broadcast ended"),
     assetId: z.string().optional().describe("Castline addition: the asset its recording becomes"),
     recordingPlaybackId: z.string().optional().describe("Castline addition: the playback id of the recording's asset, once it exists (/play/{playbackId})"),
+    clippable: z
+      .object({ startTime: z.number(), endTime: z.number() })
+      .optional()
+      .describe(
+        "Castline addition, in API answers: the media a clip of this session can take now, in the times POST /clip takes (Unix ms on the stream's media timeline, its playlists' EXT-X-PROGRAM-DATE-TIME, which runs behind the wall clock when the media does). While live, endTime is the live edge: the last 30 s are endTime - 30000 to endTime. Unset when nothing is kept.",
+      ),
   })
   .meta({ id: "Session" });
 export type Session = z.infer<typeof Session>;

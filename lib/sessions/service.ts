@@ -5,6 +5,7 @@ import { compact } from "@/lib/compact";
 import { notFound } from "@/lib/errors";
 import { pageWindow, toPage, type Page, type PageQuery, type Sort } from "@/db/pagination";
 import { NEWEST_FIRST } from "@/lib/api/list-query";
+import { clippableRange, timelineRanges } from "@/lib/clips/timeline";
 import { newId } from "@/lib/ids";
 import { publicOrigin } from "@/lib/origin";
 import type { Stream } from "@/lib/streams/schema";
@@ -13,8 +14,13 @@ import type { Session } from "./schema";
 export type SessionRow = typeof sessions.$inferSelect;
 type StreamRow = typeof streams.$inferSelect;
 
-/** `recordingPlaybackId`: the playback id of the recording's asset, where the caller looked it up. */
-export function serializeSession(row: SessionRow, recordingPlaybackId?: string | null): Session {
+/** What callers looked up beside the row: the recording asset's playback id, what a clip can take. */
+interface SessionExtras {
+  recordingPlaybackId?: string | null;
+  clippable?: Session["clippable"];
+}
+
+export function serializeSession(row: SessionRow, { recordingPlaybackId, clippable }: SessionExtras = {}): Session {
   return compact({
     id: row.id,
     name: row.name,
@@ -36,6 +42,7 @@ export function serializeSession(row: SessionRow, recordingPlaybackId?: string |
     endedAt: row.endedAt,
     assetId: row.assetId,
     recordingPlaybackId,
+    clippable,
   });
 }
 
@@ -99,8 +106,23 @@ export async function findSessionRow(userId: string, id: string): Promise<Sessio
 export async function getSession(userId: string, id: string): Promise<Session> {
   const row = await findSessionRow(userId, id);
   if (!row) throw notFound("session");
-  const asset = row.assetId ? await db().query.assets.findFirst({ where: eq(assets.id, row.assetId), columns: { playbackId: true } }) : undefined;
-  return serializeSession(row, asset?.playbackId);
+  const [asset, clippable] = await Promise.all([
+    row.assetId ? db().query.assets.findFirst({ where: eq(assets.id, row.assetId), columns: { playbackId: true } }) : undefined,
+    clippableOf([row]),
+  ]);
+  return serializeSession(row, { recordingPlaybackId: asset?.playbackId, clippable: clippable.get(row.id) });
+}
+
+/** What a clip of each session can take now (lib/clips/timeline.ts). */
+async function clippableOf(rows: SessionRow[]) {
+  const ranges = await timelineRanges(rows);
+  return new Map(rows.map((r) => [r.id, clippableRange(ranges.get(r.id)!, r.isActive)]));
+}
+
+/** A page of sessions as the API shows them. */
+async function serializePage(items: { row: SessionRow; recordingPlaybackId: string | null }[]) {
+  const clippable = await clippableOf(items.map((r) => r.row));
+  return items.map((r) => serializeSession(r.row, { recordingPlaybackId: r.recordingPlaybackId, clippable: clippable.get(r.row.id) }));
 }
 
 /**
@@ -127,7 +149,7 @@ export async function pageSessionRows(
 
 export async function listSessions(userId: string, page: PageQuery): Promise<Page<Session>> {
   const { items, next } = await pageSessionRows(userId, page);
-  return { items: items.map((r) => serializeSession(r.row, r.recordingPlaybackId)), next };
+  return { items: await serializePage(items), next };
 }
 
 export async function listStreamSessions(
@@ -143,5 +165,5 @@ export async function listStreamSessions(
   const where = [eq(sessions.parentId, streamId)];
   if (opts.recordedOnly) where.push(eq(sessions.record, true));
   const { items, next } = await pageSessionRows(userId, opts, where);
-  return { items: items.map((r) => serializeSession(r.row, r.recordingPlaybackId)), next };
+  return { items: await serializePage(items), next };
 }

@@ -27,10 +27,11 @@ export type Task = z.infer<typeof Task>;
 const TaskFilter = z.discriminatedUnion("id", [
   z.strictObject({ id: z.literal("type"), value: z.enum(TASK_TYPES) }),
   z.strictObject({ id: z.literal("status.phase"), value: z.enum(TASK_PHASES) }),
+  z.strictObject({ id: z.literal("outputAssetId"), value: z.string().min(1).max(64) }),
 ]);
 export type TaskFilter = z.infer<typeof TaskFilter>;
 
 export const TaskListQuery = z.object({
-  filters: FiltersParam(TaskFilter).describe("URL-encoded JSON [{id, value}]: type, status.phase"),
+  filters: FiltersParam(TaskFilter).describe("URL-encoded JSON [{id, value}]: type, status.phase, outputAssetId (the tasks that make an asset)"),
   order: OrderParam(["createdAt"]),
 });

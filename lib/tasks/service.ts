@@ -38,7 +38,8 @@ export interface TaskListOptions extends PageQuery {
 }
 
 export async function listTasks(userId: string, opts: TaskListOptions): Promise<Page<Task>> {
-  const where = opts.filters.map((f) => (f.id === "type" ? eq(tasks.type, f.value) : eq(tasks.phase, f.value)));
+  const column = { type: tasks.type, "status.phase": tasks.phase, outputAssetId: tasks.outputAssetId } as const;
+  const where = opts.filters.map((f) => eq(column[f.id], f.value));
   return pageOf(tasks, and(eq(tasks.userId, userId), ...where), opts, serializeTask, { order: opts.order, key: tasks.createdAt });
 }
 

@@ -53,12 +53,13 @@ function run(args: string[], onProgress?: (fields: Record<string, string>) => vo
 /**
  * A test pattern with a tone, broadcast like OBS would (H.264 + AAC over RTMP, 2 s GOP unless
  * `keyframeIntervalS` says otherwise), at `fps` frames per second, for `seconds` of media
- * (until stopped when unset).
+ * (until stopped when unset). `speed` below 1 sends the media slower than real time, as an
+ * overloaded encoder or a congested uplink does: its timeline falls behind the wall clock.
  */
-export function publish(url: string, opts: { size?: string; fps?: number; seconds?: number; keyframeIntervalS?: number } = {}): Running {
+export function publish(url: string, opts: { size?: string; fps?: number; seconds?: number; keyframeIntervalS?: number; speed?: number } = {}): Running {
   const fps = opts.fps ?? 30;
   return run([
-    "-hide_banner", "-loglevel", "error", "-re",
+    "-hide_banner", "-loglevel", "error", "-readrate", String(opts.speed ?? 1),
     "-f", "lavfi", "-i", `testsrc2=size=${opts.size ?? "640x360"}:rate=${fps}`,
     "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100",
     ...(opts.seconds ? ["-t", String(opts.seconds)] : []),
