@@ -28,7 +28,7 @@ async function main() {
   process.env.DATA_DIR = dataDir;
   process.env.ALLOW_PRIVATE_URLS = "true"; // every receiver here is on loopback
   const stopDatabase = await setupDatabase();
-  buildIfNeeded();
+  await buildIfNeeded();
   // Limits counted (their cost is part of the figures) but never reached by the load.
   const limits = { RATE_LIMIT_API_PER_MIN: "1000000000", RATE_LIMIT_IP_PER_MIN: "1000000000", RATE_LIMIT_PLAYBACK_PER_MIN: "1000000000" };
   const env = { ...process.env, PORT: "0", HOST: "127.0.0.1", MEDIA_NODE: "false", ...limits };

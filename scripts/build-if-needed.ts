@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -27,20 +27,21 @@ function sourcesFingerprint(root: string): string {
   return hash.digest("hex");
 }
 
-export function buildIfNeeded(root = process.cwd()): void {
+export async function buildIfNeeded(root = process.cwd()): Promise<void> {
   const fingerprint = sourcesFingerprint(root);
   const stamp = path.join(root, STAMP);
   const built = fs.existsSync(path.join(root, ".next/BUILD_ID"));
   if (built && fs.readFileSync(stamp, { encoding: "utf8", flag: "a+" }) === fingerprint) return;
   console.log("Building the web app (first start or sources changed)…");
-  const result = spawnSync(process.execPath, [require.resolve("next/dist/bin/next"), "build"], {
+  const child = spawn(process.execPath, [require.resolve("next/dist/bin/next"), "build"], {
     cwd: root,
     stdio: "inherit",
     // The build id from the sources (next.config.ts): instances built apart from the same sources agree on it.
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", CASTLINE_BUILD_ID: fingerprint.slice(0, 32) },
   });
-  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
+  const status = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  if (status !== 0) throw new Error(`next build failed (exit ${status})`);
   fs.writeFileSync(stamp, fingerprint);
 }
 
-if (require.main === module) buildIfNeeded();
+if (require.main === module) void buildIfNeeded();

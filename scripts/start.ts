@@ -28,7 +28,10 @@ import { superviseChild, type Child } from "./children";
  * processes) and the media node.
  */
 async function main() {
-  (process.env as Record<string, string>).NODE_ENV = "production";
+  // `npm run dev`: Next's dev server (pages compiled on first visit, reloaded on change) in place
+  // of the production build; everything else (database, job workers, media node) as in production.
+  const dev = process.argv.includes("--dev");
+  (process.env as Record<string, string>).NODE_ENV = dev ? "development" : "production";
   process.env.NEXT_TELEMETRY_DISABLED = "1";
   const cfg = config();
   usePrivateDataDir();
@@ -36,7 +39,7 @@ async function main() {
   ensureSecret("AUTH_SECRET", cfg.dataDir);
   ensureSecret("MEDIA_SECRET", cfg.dataDir);
   const stopDatabase = await setupDatabase();
-  buildIfNeeded();
+  if (!dev) await buildIfNeeded();
 
   let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined;
   const database = watchDatabase();
@@ -94,7 +97,7 @@ async function main() {
 
   const { default: next } = await import("next");
   // Without the port, Next.js builds request URLs as http://localhost:3000 whatever it listens on.
-  const app = next({ dev: false, dir: process.cwd(), port });
+  const app = next({ dev, dir: process.cwd(), port, hostname: cfg.HOST });
   await app.prepare();
   handle = app.getRequestHandler();
   console.log(`Castline listening on http://${cfg.HOST === "0.0.0.0" ? "localhost" : cfg.HOST}:${port}`);

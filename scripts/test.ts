@@ -5,20 +5,49 @@ import os from "node:os";
 import path from "node:path";
 import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
+import { freePort } from "@/lib/net/free-port";
 import { startAppProcess } from "./app-process";
 import { buildIfNeeded } from "./build-if-needed";
 import { CHROMIUM, ensurePrograms, FFMPEG } from "./prerequisites";
-import { freePort } from "@/lib/net/free-port";
+import { nodeTestArgs, runPool, tapCounts, type FileResult } from "./test-pool";
 
 /**
- * `npm test`: first the fast tier (test/unit: pure modules in-process, seconds, no
- * build or database), then one real app (production build, real PostgreSQL: embedded,
- * or DATABASE_URL when set) and the whole suite against it: the HTTP integration
- * tests (node:test) and the browser tests (Playwright, Debian chromium).
- * `npm test -- unit` runs the fast tier alone.
+ * `npm test`: the type check and the suite's three tiers.
+ *   unit         test/unit: pure modules in-process, seconds, no build or database
+ *   integration  test/*.test.ts: HTTP through one real app (production build, real PostgreSQL:
+ *                embedded, or DATABASE_URL when set, real ffmpeg), several files at once
+ *   browser      e2e/*.spec.ts: Playwright in Debian's chromium against the same app
+ * The unit tier runs while the app builds; integration, browser and the type check (`npm run
+ * typecheck`, in full runs: the build leaves it to this) run side by side.
+ *
+ *   npm test                     everything
+ *   npm test -- <word>...        the files whose names hold a word ("unit", "e2e": a whole tier)
+ *   npm test -- <word> -t <re>   only the tests whose names match
+ *   npm test -- --serve          start the app under test and keep it up (Ctrl-C ends it);
+ *                                `npm test -- <word>` in another shell then runs against it at once
+ * TEST_CONCURRENCY sets how many integration files run at once (3).
  */
 const root = process.cwd();
+/** Where a served app under test says how to reach it (the checkout's own; not committed). */
+const SERVED = path.join(root, ".test-app.json");
+/** Each integration file's time in the last full run: the longest start first. */
+const DURATIONS = path.join(root, "test", "durations.json");
 
+interface Args {
+  words: string[];
+  namePattern?: string;
+  serve: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { words: [], serve: false };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--serve") args.serve = true;
+    else if (argv[i] === "-t" || argv[i] === "--name") args.namePattern = argv[++i];
+    else args.words.push(argv[i]);
+  }
+  return args;
+}
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
@@ -27,53 +56,66 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<numbe
   });
 }
 
-function tapCounts(file: string) {
-  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
-  const count = (label: string) => Number(new RegExp(`^# ${label} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
-  return { passed: count("pass"), failed: count("fail") + count("cancelled") };
-}
-
 function playwrightCounts(file: string) {
   if (!fs.existsSync(file)) return { passed: 0, failed: 1 };
   const { stats } = JSON.parse(fs.readFileSync(file, "utf8"));
   return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
 }
 
-const nodeTest = (tap: string, files: string[]) => [
-  "--import", "tsx", "--test", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tap}`, ...files,
-];
+const testFiles = (dir: string, suffix: string, keep: (name: string) => boolean) =>
+  fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith(suffix) && keep(f)).map((f) => path.join(dir, f));
 
-async function unitTier(tap: string) {
-  const dir = path.join(root, "test", "unit");
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".test.ts")).map((f) => path.join("test", "unit", f));
-  await run(process.execPath, nodeTest(tap, files), { ...process.env, NODE_ENV: "test" });
+/** Which files of each tier a run takes: all without words; with words, a tier's name or the files naming one. */
+function selection({ words }: Args) {
+  const wants = (tier: string, file: string) => !words.length || words.includes(tier) || words.some((w) => file.includes(w));
+  return {
+    unit: testFiles("test/unit", ".test.ts", (f) => wants("unit", f)),
+    integration: testFiles("test", ".test.ts", (f) => wants("integration", f)),
+    browser: testFiles("e2e", ".spec.ts", (f) => wants("e2e", f)),
+  };
+}
+
+async function unitTier(files: string[], outDir: string, namePattern?: string) {
+  if (!files.length) return undefined;
+  const tap = path.join(outDir, "unit.tap");
+  const spec = path.join(outDir, "unit.out");
+  await run(process.execPath, nodeTestArgs(tap, spec, files, namePattern), { ...process.env, NODE_ENV: "test" });
+  process.stdout.write(`\n── unit tier\n${fs.readFileSync(spec, "utf8")}`);
   return tapCounts(tap);
 }
 
-function report(tiers: Record<string, { passed: number; failed: number }>) {
-  const all = Object.values(tiers);
-  const passed = all.reduce((n, t) => n + t.passed, 0);
-  const failed = all.reduce((n, t) => n + t.failed, 0);
-  console.log(`\n${Object.entries(tiers).map(([name, t]) => `${name}: ${t.passed} passed, ${t.failed} failed`).join("; ")}`);
-  console.log(`${passed} passed, ${failed} failed`);
-  return failed || !passed ? 1 : 0;
+async function integrationTier(files: string[], env: NodeJS.ProcessEnv, outDir: string, namePattern?: string) {
+  if (!files.length) return undefined;
+  const known = fs.existsSync(DURATIONS) ? (JSON.parse(fs.readFileSync(DURATIONS, "utf8")) as Record<string, number>) : {};
+  const concurrency = Number(process.env.TEST_CONCURRENCY ?? 3);
+  const results = await runPool({ files, concurrency, env, outDir, namePattern, known });
+  return { results, passed: sum(results, "passed"), failed: sum(results, "failed") };
 }
 
-async function main() {
-  const only = process.argv.slice(2);
-  const unitTap = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "castline-unit-")), "unit.tap");
-  const unit = await unitTier(unitTap);
-  if (only.length === 1 && only[0] === "unit") process.exit(report({ unit }));
+async function browserTier(specs: string[], env: NodeJS.ProcessEnv, outDir: string, all: boolean, namePattern?: string) {
+  if (!specs.length) return undefined;
+  const report = path.join(outDir, "playwright.json");
+  const cli = [require.resolve("@playwright/test/cli"), "test", "--reporter=list,json", ...(namePattern ? ["-g", namePattern] : [])];
+  await run(process.execPath, all ? cli : [...cli, ...specs], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  return playwrightCounts(report);
+}
 
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-test-"));
-  // Before anything reads the configuration (ensurePrograms does): it is read once, and the
-  // suite's database must be this fresh one, not ./data's.
-  process.env.DATA_DIR = dataDir;
-  ensurePrograms([CHROMIUM, FFMPEG]);
-  const stopDatabase = await setupDatabase();
-  await closeDb();
-  buildIfNeeded(root);
+/** `tsc --noEmit` over the whole tree: a tier of one "test" that passes when the tree type-checks. */
+async function typecheckTier(outDir: string) {
+  const log = path.join(outDir, "typecheck.log");
+  const out = fs.openSync(log, "w");
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, [require.resolve("typescript/bin/tsc"), "--noEmit", "--incremental", "false"], { stdio: ["ignore", out, out] });
+    child.on("exit", (c) => resolve(c ?? 1));
+  });
+  process.stdout.write(`\n── ${code ? "✖" : "✔"} typecheck\n${fs.readFileSync(log, "utf8")}`);
+  return { passed: code ? 0 : 1, failed: code ? 1 : 0 };
+}
 
+const sum = (rows: FileResult[], key: "passed" | "failed") => rows.reduce((n, r) => n + r[key], 0);
+
+/** The app under test: its environment, shared by the tests (they read CASTLINE_URL and the rest). */
+async function startAppUnderTest(dataDir: string) {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: "0",
@@ -98,41 +140,106 @@ async function main() {
     METRICS_TOKEN: randomBytes(24).toString("base64url"),
   };
   const app = await startAppProcess(env);
-  console.log(`app under test: ${app.url} (data in ${dataDir})`);
-  const testEnv = { ...env, CASTLINE_URL: app.url, CASTLINE_RTMP_PORT: env.RTMP_PORT };
+  console.log(`app under test: ${app.url} (its log: ${path.join(dataDir, "app.log")})`);
+  return { app, env: { ...env, CASTLINE_URL: app.url, CASTLINE_RTMP_PORT: env.RTMP_PORT } };
+}
 
-  const files = fs
-    .readdirSync(path.join(root, "test"))
-    .filter((f) => f.endsWith(".test.ts"))
-    .filter((f) => !only.length || only.some((o) => f.includes(o)))
-    .map((f) => path.join("test", f));
-  const tap = path.join(dataDir, "node-tests.tap");
-  // With no files node --test would look for tests everywhere (the build output too).
-  if (files.length) await run(process.execPath, nodeTest(tap, files), testEnv);
-  const integration = tapCounts(tap);
+/** The environment of an app kept up by `npm test -- --serve`, when one still answers. */
+async function servedApp(): Promise<NodeJS.ProcessEnv | undefined> {
+  if (!fs.existsSync(SERVED)) return undefined;
+  const served = JSON.parse(fs.readFileSync(SERVED, "utf8")) as { env: NodeJS.ProcessEnv };
+  const up = await fetch(`${served.env.CASTLINE_URL}/api/health`, { signal: AbortSignal.timeout(3000) }).then((r) => r.ok, () => false);
+  return up ? { ...process.env, ...served.env } : undefined;
+}
 
-  // "e2e" runs every browser spec; another word runs the specs whose file name holds it.
-  const specs = fs
-    .readdirSync(path.join(root, "e2e"))
-    .filter((f) => f.endsWith(".spec.ts"))
-    .filter((f) => !only.length || only.includes("e2e") || only.some((o) => f.includes(o)))
-    .map((f) => path.join("e2e", f));
-  let browser = { passed: 0, failed: 0 };
-  if (specs.length) {
-    const report = path.join(dataDir, "playwright.json");
-    const cli = [require.resolve("@playwright/test/cli"), "test", "--reporter=list,json"];
-    await run(process.execPath, only.length ? [...cli, ...specs] : cli, {
-      ...testEnv,
-      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-    });
-    browser = playwrightCounts(report);
+function report(tiers: Record<string, { passed: number; failed: number } | undefined>) {
+  const ran = Object.entries(tiers).filter((e): e is [string, { passed: number; failed: number }] => e[1] !== undefined);
+  const passed = ran.reduce((n, [, t]) => n + t.passed, 0);
+  const failed = ran.reduce((n, [, t]) => n + t.failed, 0);
+  console.log(`\n${ran.map(([name, t]) => `${name}: ${t.passed} passed, ${t.failed} failed`).join("; ")}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed || !passed ? 1 : 0;
+}
+
+/** Where the integration tier's time went: the slowest files. */
+function timings(results: FileResult[], wallMs: number) {
+  const sorted = [...results].sort((a, b) => b.ms - a.ms);
+  const busy = results.reduce((n, r) => n + r.ms, 0);
+  console.log(`\nintegration: ${(wallMs / 1000).toFixed(0)} s wall for ${(busy / 1000).toFixed(0)} s of files; the slowest:`);
+  for (const r of sorted.slice(0, 8)) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}`);
+}
+
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
+
+async function main() {
+  const started = performance.now();
+  const args = parseArgs(process.argv.slice(2));
+  const chosen = selection(args);
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-results-"));
+  const needsApp = args.serve || chosen.integration.length > 0 || chosen.browser.length > 0;
+
+  const served = args.serve ? undefined : await servedApp();
+  if (served) console.log(`against the served app at ${served.CASTLINE_URL} (restart \`npm test -- --serve\` after changing app code)`);
+
+  const dataDir = served ? "" : fs.mkdtempSync(path.join(os.tmpdir(), "castline-test-"));
+  // Before anything reads the configuration (ensurePrograms does): it is read once, and the
+  // suite's database must be this fresh one, not ./data's.
+  if (!served) process.env.DATA_DIR = dataDir;
+  // The unit tier runs meanwhile: it needs neither the build nor the database.
+  const preparing = needsApp && !served
+    ? (async () => {
+        ensurePrograms(chosen.browser.length || args.serve ? [CHROMIUM, FFMPEG] : [FFMPEG]);
+        const stopDatabase = await setupDatabase();
+        await closeDb();
+        await buildIfNeeded(root);
+        return stopDatabase;
+      })()
+    : undefined;
+  const unit = args.serve ? undefined : await unitTier(chosen.unit, outDir, args.namePattern);
+  const stopDatabase = await preparing;
+  if (!needsApp) process.exit(report({ unit }));
+
+  const own = served ? undefined : await startAppUnderTest(dataDir);
+  const env = served ?? own!.env;
+
+  if (args.serve) {
+    fs.writeFileSync(SERVED, JSON.stringify({ env: { CASTLINE_URL: env.CASTLINE_URL, CASTLINE_RTMP_PORT: env.CASTLINE_RTMP_PORT, ...pick(env) } }), { mode: 0o600 });
+    console.log(`Serving the app under test at ${env.CASTLINE_URL}: \`npm test -- <word>\` runs against it. Ctrl-C to stop.`);
+    const stop = async () => {
+      fs.rmSync(SERVED, { force: true });
+      await own!.app.stop();
+      await stopDatabase?.();
+      process.exit(0);
+    };
+    process.on("SIGINT", () => void stop());
+    process.on("SIGTERM", () => void stop());
+    return;
   }
 
-  await app.stop();
-  await stopDatabase();
-  if (!process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+  const tiersStarted = performance.now();
+  const [integration, browser, typecheck] = await Promise.all([
+    integrationTier(chosen.integration, env, outDir, args.namePattern),
+    browserTier(chosen.browser, env, outDir, !args.words.length || args.words.includes("e2e"), args.namePattern),
+    args.words.length ? undefined : typecheckTier(outDir),
+  ]);
+  if (integration) timings(integration.results, performance.now() - tiersStarted);
+  if (integration && !args.words.length && !args.namePattern && !process.env.CI) {
+    fs.writeFileSync(DURATIONS, `${JSON.stringify(Object.fromEntries(integration.results.map((r) => [r.file, Math.round(r.ms)]).sort()), null, 2)}\n`);
+  }
 
-  process.exit(report({ unit, integration, browser }));
+  await own?.app.stop();
+  await stopDatabase?.();
+  const code = report({ typecheck, unit, integration, browser });
+  if (code && own) console.log(`The app's log and the suite's data are kept: ${dataDir} (app.log)`);
+  else if (own && !process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+  console.log(`npm test took ${seconds(started)}`);
+  process.exit(code);
+}
+
+/** The parts of the app's environment the tests read besides its URL. */
+function pick(env: NodeJS.ProcessEnv) {
+  const keys = ["DATA_DIR", "DATABASE_URL", "METRICS_TOKEN", "PINNING_API_URL", "RECORDING_RECONNECT_WINDOW_S", "ALLOW_PRIVATE_URLS", "RTMP_PORT", "RTMP_HOST", "CHECK_RESPONSES"];
+  return Object.fromEntries(keys.filter((k) => env[k] !== undefined).map((k) => [k, env[k]]));
 }
 
 main().catch((err) => {

@@ -11,6 +11,7 @@ import { call, newAccount } from "./support/client";
 import { createScratchDatabase } from "./support/database";
 import { db } from "./support/db";
 import { makeMedia, putFile, settled, settledTask, tmpDir } from "./support/vod";
+import { listenAsPinningService } from "./support/pinning";
 
 const tmp = tmpDir();
 const servers: http.Server[] = [];
@@ -60,7 +61,7 @@ describe("secrets at rest", () => {
 
     // pinning credentials that the pinning service refuses: the task fails at once
     const pinning = http.createServer((req, res) => req.resume().on("end", () => res.writeHead(401).end('{"error":"bad key"}')));
-    await new Promise<void>((r) => pinning.listen(Number(new URL(process.env.PINNING_API_URL!).port), "127.0.0.1", r));
+    await listenAsPinningService(pinning);
     servers.push(pinning);
     const ipfs = await api.post(`asset/${asset.id}/export`, { ipfs: { pinning: { apiKey: "pin-key-456", apiSecret: "pin-secret-789" } } });
     await settledTask(api, ipfs.body.task.id, 120_000);

@@ -11,6 +11,7 @@ import { newAccount, type Api } from "./support/client";
 import "./support/db";
 import { kuboCid } from "./support/unixfs";
 import { digestOf, makeMedia, putFile, settled, settledTask, tmpDir } from "./support/vod";
+import { listenAsPinningService } from "./support/pinning";
 
 const tmp = tmpDir();
 /** Closed after the tests, passed or not: an open server would keep the test process alive. */
@@ -153,7 +154,7 @@ describe("exports", () => {
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ IpfsHash: `QmPinned${pins.length}`, PinSize: 1, Timestamp: new Date().toISOString() }));
       });
     });
-    await new Promise<void>((r) => pinata.listen(Number(new URL(process.env.PINNING_API_URL!).port), "127.0.0.1", r));
+    await listenAsPinningService(pinata);
     servers.push(pinata);
 
     const res = await api.post(`asset/${asset.id}/export`, {

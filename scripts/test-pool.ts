@@ -1,0 +1,76 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * Runs node:test files as separate processes, `concurrency` at a time, the longest-known first.
+ * Each file's spec output is kept and printed whole when it ends (files never interleave), with
+ * its time; the TAP counts are summed. Most integration files spend their time waiting on real
+ * things (an encoder in real time, a lease to expire, a retry's back-off), not on the CPU, so a
+ * few at once fill the machine without starving each other.
+ */
+
+export interface FileResult {
+  file: string;
+  ms: number;
+  passed: number;
+  failed: number;
+}
+
+export interface PoolOptions {
+  files: string[];
+  concurrency: number;
+  env: NodeJS.ProcessEnv;
+  /** Where each file's TAP and spec output go. */
+  outDir: string;
+  /** node --test-name-pattern, when only some tests are wanted. */
+  namePattern?: string;
+  /** Known durations (ms) of files from earlier runs: the longest start first. */
+  known?: Record<string, number>;
+}
+
+export function tapCounts(file: string) {
+  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+  const count = (label: string) => Number(new RegExp(`^# ${label} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
+  return { passed: count("pass"), failed: count("fail") + count("cancelled") };
+}
+
+export const nodeTestArgs = (tap: string, spec: string, files: string[], namePattern?: string) => [
+  "--import", "tsx", "--test",
+  "--test-reporter=spec", `--test-reporter-destination=${spec}`,
+  "--test-reporter=tap", `--test-reporter-destination=${tap}`,
+  ...(namePattern ? [`--test-name-pattern=${namePattern}`] : []),
+  ...files,
+];
+
+function runFile(file: string, opts: PoolOptions): Promise<FileResult> {
+  const base = path.join(opts.outDir, file.replace(/[\\/]/g, "_"));
+  const tap = `${base}.tap`;
+  const spec = `${base}.out`;
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, nodeTestArgs(tap, spec, [file], opts.namePattern), { env: opts.env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.on("exit", (code) => {
+      const ms = performance.now() - started;
+      const counts = tapCounts(tap);
+      // A file that died before reporting (a syntax error, a crash) still counts as failed.
+      const failed = counts.failed || (code !== 0 && !counts.failed ? 1 : 0);
+      const mark = failed ? "✖" : "✔";
+      const output = fs.existsSync(spec) ? fs.readFileSync(spec, "utf8") : "";
+      process.stdout.write(`\n── ${mark} ${file} (${(ms / 1000).toFixed(1)} s)\n${output}${failed && stderr ? `\n${stderr}` : ""}`);
+      resolve({ file, ms, passed: counts.passed, failed });
+    });
+  });
+}
+
+export async function runPool(opts: PoolOptions): Promise<FileResult[]> {
+  const queue = [...opts.files].sort((a, b) => (opts.known?.[b] ?? 0) - (opts.known?.[a] ?? 0));
+  const results: FileResult[] = [];
+  const worker = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) results.push(await runFile(file, opts));
+  };
+  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, worker));
+  return results;
+}
