@@ -13,6 +13,8 @@ const clock = new Intl.DateTimeFormat("en", { hour: "2-digit", minute: "2-digit"
 const clockWithSeconds = new Intl.DateTimeFormat("en", { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
 const whole = new Intl.NumberFormat("en", { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat("en", { maximumFractionDigits: 1 });
+/** Axis values are round (lib/client/chart-scale.ts), but half of 2.5 is 1.25: shown as it is. */
+const axisValue = new Intl.NumberFormat("en", { maximumFractionDigits: 2 });
 
 interface Chart {
   reading: HealthReading;
@@ -177,9 +179,9 @@ function LineChart({ chart, health, from, to, warnAt }: { chart: Chart; health: 
       <div className={cx("relative", AXIS)}>
         <div className="absolute inset-y-0 left-0 w-14 text-right text-[10px] leading-none text-zinc-500 tabular-nums" aria-hidden="true">
           <span className="absolute top-0 right-0 whitespace-nowrap">
-            {chart.format(top)} {chart.unit}
+            {axisValue.format(top)} {chart.unit}
           </span>
-          <span className="absolute top-1/2 right-0 -translate-y-1/2">{chart.format(top / 2)}</span>
+          <span className="absolute top-1/2 right-0 -translate-y-1/2">{axisValue.format(top / 2)}</span>
           <span className="absolute right-0 bottom-0">0</span>
         </div>
         <div
