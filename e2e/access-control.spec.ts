@@ -74,9 +74,9 @@ test("signing keys: the private key shown once, a test token signed in the brows
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ name, publicKey, disabled: false });
     expect(JSON.stringify(listed)).not.toContain(privateKey);
-    // After a reload only the page's own copy in the token helper is gone too.
+    // The token helper keeps this tab's copy across a reload (sessionStorage), never the server's.
     await page.reload();
-    await expect(page.getByLabel("Private key")).toHaveValue("");
+    await expect(page.getByLabel("Private key")).toHaveValue(privateKey);
   });
 
   await test.step("sign a test token in the browser: an ES256 JWT for the chosen stream, naming the key", async () => {

@@ -74,7 +74,7 @@ describe("live ingest", { concurrency: false }, () => {
   });
 
   for (const fps of [30, 15]) {
-    test(`ingest health reads a ${fps} fps source as ${fps} fps, though it arrives in bursts`, async () => {
+    test(`ingest health reads a ${fps} fps source as ${fps} fps at a steady bitrate, though it arrives in bursts`, async () => {
       const api = await newAccount();
       const stream = (await api.post("stream", { name: `${fps} fps` })).body;
       const link = await burstyLink(RTMP_PORT, 1300);
@@ -82,16 +82,20 @@ describe("live ingest", { concurrency: false }, () => {
       try {
         await streamActive(api, stream.id);
         const readings: number[] = [];
+        const bitrates: number[] = [];
         let last = 0;
         while (readings.length < 6) {
           const { health } = (await api.get(`stream/${stream.id}`)).body;
           if (health && health.updatedAt !== last) {
             last = health.updatedAt;
             readings.push(health.fps);
+            bitrates.push(health.bitrateKbps);
           }
           await sleep(700);
         }
         assert.ok(readings.every((r) => Math.abs(r - fps) <= 1), `readings ${readings.join(", ")} for ${fps} fps`);
+        // Bytes counted per second of wall clock read 0, then a burst's worth, then 0 again.
+        assert.ok(bitrates.every((b) => b > 0) && Math.max(...bitrates) < 1.5 * Math.min(...bitrates), `bitrates ${bitrates.join(", ")} kbps`);
       } finally {
         await broadcaster.stop();
         link.close();

@@ -30,7 +30,7 @@ export function AccessControlView() {
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<SigningKey | null>(null);
   const [deleting, setDeleting] = useState<SigningKey | null>(null);
-  // The private key of a key made in this visit: the token helper starts with it, and it is forgotten on leaving the page.
+  // The private key of a key made in this visit: the token helper starts with it (and keeps it for this tab).
   const [fresh, setFresh] = useState<SigningKeyCreated | null>(null);
 
   return (

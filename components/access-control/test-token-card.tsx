@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CodeBlock } from "@/components/ui/code";
 import { CopyField } from "@/components/ui/copy";
@@ -14,6 +14,7 @@ import { useAssets } from "@/lib/client/asset-hooks";
 import { formatDateTime } from "@/lib/client/format";
 import { useStreams } from "@/lib/client/hooks";
 import { useOrigin } from "@/lib/client/location";
+import { testTokenKey } from "@/lib/client/tab-secrets";
 import {
   canSign,
   importPrivateKey,
@@ -42,12 +43,24 @@ interface Signed {
 
 /**
  * Signs a viewer token in this browser, to try a private stream or video before a server
- * does it for real. The private key is read here and never sent anywhere.
+ * does it for real. The private key is read here and never sent anywhere. It is kept for this
+ * tab (sessionStorage, lib/client/tab-secrets.ts) so that a creator who goes to check the stream and
+ * comes back need not paste it again (which would keep it on the clipboard or in a note instead);
+ * closing the tab, signing out or "Forget key" drops it.
  */
 export function TestTokenCard({ signingKeys, privateKey, className }: { signingKeys: SigningKey[]; privateKey?: string; className?: string }) {
   const streams = useStreams();
   const assets = useAssets();
   const [keyText, setKeyText] = useState(privateKey ?? "");
+  const changeKey = (value: string) => {
+    setKeyText(value);
+    testTokenKey.save(value);
+  };
+  // After mount (the server has no sessionStorage): a key just created wins over the one kept.
+  useEffect(() => {
+    if (privateKey) testTokenKey.save(privateKey);
+    else setKeyText(testTokenKey.load());
+  }, [privateKey]);
   const [choice, setChoice] = useState("");
   const [typedId, setTypedId] = useState("");
   const [lifetime, setLifetime] = useState(LIFETIMES[1].seconds);
@@ -91,11 +104,28 @@ export function TestTokenCard({ signingKeys, privateKey, className }: { signingK
       />
       <form onSubmit={submit}>
         <CardBody className="space-y-4">
-          <Field label="Private key" htmlFor="test-token-private-key" hint={privateKey ? "Filled in with the key you just created." : "The key shown once when you created the signing key."}>
+          <Field
+            label="Private key"
+            htmlFor="test-token-private-key"
+            hint={
+              <>
+                {privateKey ? "Filled in with the key you just created. " : "The key shown once when you created the signing key. "}
+                Kept in this tab until you close it or sign out, never sent to Castline.
+                {keyText && (
+                  <>
+                    {" "}
+                    <button type="button" onClick={() => changeKey("")} className="font-medium text-indigo-600 hover:text-indigo-500">
+                      Forget key
+                    </button>
+                  </>
+                )}
+              </>
+            }
+          >
             <textarea
               id="test-token-private-key"
               value={keyText}
-              onChange={(e) => setKeyText(e.target.value)}
+              onChange={(e) => changeKey(e.target.value)}
               required
               rows={3}
               spellCheck={false}

@@ -6,6 +6,7 @@ import { Card } from "@/components/ui/card";
 import { CodeSnippet } from "@/components/ui/code";
 import { ConfirmDialog } from "@/components/ui/confirm";
 import { CopyButton, CopyField } from "@/components/ui/copy";
+import { DocsLink } from "@/components/ui/docs-link";
 import { Field, Input } from "@/components/ui/field";
 import { FormFooter } from "@/components/ui/form-footer";
 import { KeyIcon, TrashIcon } from "@/components/ui/icons";
@@ -32,6 +33,7 @@ export function ApiKeysView() {
           <>
             Keys let your own servers and scripts call the Castline API. Send one as{" "}
             <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-700">Authorization: Bearer &lt;key&gt;</code>.
+            Every call is described in the <DocsLink />.
           </>
         }
         create={{ label: "Create API key", onClick: () => setCreating(true) }}

@@ -7,7 +7,7 @@ import { BroadcastIcon, RecordIcon } from "@/components/ui/icons";
 import { formatDateTime, formatDuration } from "@/lib/client/format";
 import { useSession } from "@/lib/client/hooks";
 import type { Session } from "@/lib/sessions/schema";
-import { broadcastDuration, ingestStats, RecordingLinks, RecordingState, SessionState } from "./broadcast-row";
+import { broadcastDuration, ingestStats, RecordingLinks, RecordingState, SessionState, streamNameOf } from "./broadcast-row";
 import { HealthHistory } from "./health-graph";
 
 /** One broadcast: its ingest health over its whole length, its recording, and the stream it was on. */
@@ -21,18 +21,20 @@ export function BroadcastDetail({ id }: { id: string }) {
 }
 
 function BroadcastPage({ session }: { session: Session }) {
+  const streamName = streamNameOf(session);
   return (
     <>
       <DetailHeader
-        title={`${session.name} — ${formatDateTime(session.createdAt)}`}
+        title={`${streamName} — ${formatDateTime(session.createdAt)}`}
         status={<SessionState session={session} />}
         description={
           <>
             {session.isActive ? "Live for " : "Lasted "}
             {formatDuration(broadcastDuration(session))} on stream{" "}
             <Link href={`/streams/${session.parentId}`} className="font-medium text-indigo-600 hover:text-indigo-500">
-              {session.name}
+              {streamName}
             </Link>
+            {streamName !== session.name && <> (named “{session.name}” then)</>}
           </>
         }
       />

@@ -12,6 +12,9 @@ export function broadcastDuration(session: Session, now = Date.now()): number {
   return Math.max(0, (end - session.createdAt) / 1000);
 }
 
+/** The stream's name now (the API's `name` is the one it had when the broadcast started). */
+export const streamNameOf = (session: Session) => session.streamName ?? session.name;
+
 /**
  * One broadcast in a list: when it started and for how long, what the media node took in,
  * its live and recording state, and its recording's links once there is one.
@@ -27,7 +30,7 @@ export function BroadcastRow({ session, showStream }: { session: Session; showSt
           <span className="text-zinc-500 tabular-nums">{formatDuration(broadcastDuration(session))}</span>
           {showStream && (
             <Link href={`/streams/${session.parentId}`} className="truncate text-zinc-600 hover:text-indigo-600">
-              {session.name}
+              {streamNameOf(session)}
             </Link>
           )}
         </p>

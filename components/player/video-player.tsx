@@ -343,7 +343,7 @@ export function VideoPlayer({
           </div>
 
           {!live && media.duration > 0 && (
-            <span className="ml-1.5 text-[13px] font-medium text-white/90 tabular-nums">
+            <span className="ml-1.5 shrink-0 text-[13px] font-medium whitespace-nowrap text-white/90 tabular-nums" data-testid="player-time">
               {formatTime(media.currentTime)} <span className="text-white/50">/ {formatTime(media.duration)}</span>
             </span>
           )}
@@ -358,10 +358,11 @@ export function VideoPlayer({
             <QualityMenu engine={engine} onOpenChange={setMenuOpen} />
           )}
 
+          {/* On a phone-sized player, room goes to the time: picture-in-picture stays on its key (i). */}
           {pip.supported && (
             <button
               type="button"
-              className={controlButton}
+              className={`${controlButton} @max-[26rem]:hidden`}
               onClick={pip.toggle}
               aria-label={pip.active ? "Exit picture-in-picture" : "Picture-in-picture"}
               title={pip.active ? "Exit picture-in-picture (i)" : "Picture-in-picture (i)"}

@@ -10,6 +10,7 @@ import { signOutOfDashboard } from "@/lib/client/sign-out";
 import type { Role } from "@/lib/users/schema";
 import { ThemeToggle } from "./theme-toggle";
 import {
+  BookIcon,
   BroadcastIcon,
   FilmIcon,
   KeyIcon,
@@ -30,6 +31,8 @@ interface NavItem {
   icon: ComponentType<SVGProps<SVGSVGElement>>;
   /** Shown to operators only (the admin role); the page refuses others itself. */
   admin?: true;
+  /** Not a dashboard page (the API reference): a plain link, which the client router does not try to render. */
+  document?: true;
 }
 
 const NAV: { heading: string; items: NavItem[] }[] = [
@@ -55,6 +58,7 @@ const NAV: { heading: string; items: NavItem[] }[] = [
       { href: "/webhooks", label: "Webhooks", icon: WebhookIcon },
       { href: "/api-keys", label: "API keys", icon: KeyIcon },
       { href: "/access-control", label: "Access control", icon: ShieldIcon },
+      { href: "/docs", label: "API docs and guides", icon: BookIcon, document: true },
     ],
   },
 ];
@@ -122,9 +126,10 @@ function Sidebar({ pathname, user, onNavigate }: { pathname: string; user: Shell
             <ul className="space-y-0.5">
               {group.items.filter((item) => !item.admin || user.role === "admin").map((item) => {
                 const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+                const ItemLink = item.document ? "a" : Link;
                 return (
                   <li key={item.href}>
-                    <Link
+                    <ItemLink
                       href={item.href}
                       onClick={onNavigate}
                       aria-current={active ? "page" : undefined}
@@ -137,7 +142,7 @@ function Sidebar({ pathname, user, onNavigate }: { pathname: string; user: Shell
                         className={cx("size-[18px]", active ? "text-indigo-400" : "text-zinc-500 group-hover:text-zinc-300")}
                       />
                       {item.label}
-                    </Link>
+                    </ItemLink>
                   </li>
                 );
               })}

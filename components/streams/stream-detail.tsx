@@ -82,7 +82,7 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
         }
         side={
           <>
-            <SettingsCard stream={stream} />
+            <SettingsCard stream={stream} live={stream.isActive || starting} />
             <RenditionsCard stream={stream} live={stream.isActive || starting} />
             <StreamDetails stream={stream} />
             <DangerZone remove={remove} description="Its key stops working and its player link goes dark.">
@@ -222,8 +222,11 @@ function AccessCard({ stream }: { stream: Stream }) {
   );
 }
 
-function SettingsCard({ stream }: { stream: Stream }) {
+function SettingsCard({ stream, live }: { stream: Stream; live: boolean }) {
   const update = useUpdateStream(stream.id);
+  // Suspending cuts a live broadcast, as rotating the key does: ask first, as that does.
+  const [confirmSuspend, setConfirmSuspend] = useState(false);
+  const suspend = () => update.mutate({ suspended: true }, { onSuccess: () => setConfirmSuspend(false) });
   return (
     <Card>
       <CardHeader title="Settings" />
@@ -238,10 +241,23 @@ function SettingsCard({ stream }: { stream: Stream }) {
           label="Suspend"
           description="Refuse broadcasts with this key, for example if it leaked."
           checked={stream.suspended}
-          onChange={(suspended) => update.mutate({ suspended })}
+          onChange={(suspended) => (suspended && live ? setConfirmSuspend(true) : update.mutate({ suspended }))}
         />
-        <FormErrors error={update.error} />
+        {!confirmSuspend && <FormErrors error={update.error} />}
       </CardBody>
+      <ConfirmDialog
+        open={confirmSuspend}
+        onClose={() => setConfirmSuspend(false)}
+        onConfirm={suspend}
+        title="Suspend this live stream?"
+        confirmLabel="Suspend and cut the broadcast"
+        action={update}
+      >
+        <p>
+          <strong className="font-semibold text-zinc-900">{stream.name}</strong> is live. Suspending it cuts the broadcast within a
+          second or two, and encoders using its key are refused until you turn suspension off.
+        </p>
+      </ConfirmDialog>
     </Card>
   );
 }

@@ -87,7 +87,8 @@ export function DetailHeader({
         </div>
         <p className="mt-1 text-sm text-zinc-500">{description}</p>
       </div>
-      {actions && <div className="flex shrink-0 items-center gap-2">{actions}</div>}
+      {/* Wraps rather than overflow: three actions are wider than a phone. */}
+      {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
     </div>
   );
 }

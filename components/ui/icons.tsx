@@ -240,3 +240,8 @@ export const MonitorIcon = (p: IconProps) => (
     <path d="M8 21h8M12 17v4" />
   </Icon>
 );
+export const BookIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 19.5v-15A2.5 2.5 0 0 1 6.5 2H20v20H6.5a2.5 2.5 0 0 1 0-5H20M8 7h8M8 11h6" />
+  </Icon>
+);

@@ -6,6 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyField } from "@/components/ui/copy";
 import { cx } from "@/components/ui/cx";
+import { DocsLink } from "@/components/ui/docs-link";
 import { FormFooter } from "@/components/ui/form-footer";
 import { AlertIcon, ChevronRightIcon, WebhookIcon } from "@/components/ui/icons";
 import { ListPage, RowIcon } from "@/components/ui/list-page";
@@ -26,7 +27,12 @@ export function WebhooksView() {
     <>
       <ListPage
         title="Webhooks"
-        description="Castline calls your endpoint when something happens: a stream goes live, a recording is ready, an upload finishes. Each call is signed with the webhook's secret."
+        description={
+          <>
+            Castline calls your endpoint when something happens: a stream goes live, a recording is ready, an upload finishes. Each
+            call is signed with the webhook&apos;s secret: how to check it is in the Webhooks guide of the <DocsLink>API docs</DocsLink>.
+          </>
+        }
         create={{ label: "Add webhook", onClick: () => setCreating(true) }}
         query={webhooks}
         items={webhooks.data}

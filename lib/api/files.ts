@@ -6,6 +6,7 @@ import { assetForPlayback } from "@/lib/assets/files";
 import { objects } from "@/lib/storage";
 import type { RangedSource } from "@/lib/storage/types";
 import { CORS as POLICIES } from "./cors";
+import { contentDisposition } from "./download-name";
 
 /** Content types of what the app serves from disk. */
 export const CONTENT_TYPES: Record<string, string> = {
@@ -24,7 +25,7 @@ export function notFoundResponse() {
 export interface ServeOptions {
   cacheControl: string;
   contentType?: string;
-  /** Offered to browsers as the name of a download. */
+  /** Offered to browsers as the name of a download (lib/api/download-name.ts makes one of a title). */
   filename?: string;
 }
 
@@ -42,7 +43,7 @@ export async function rangedResponse(req: Request, source: RangedSource, name: s
     "accept-ranges": "bytes",
     "last-modified": source.modifiedAt.toUTCString(),
   };
-  if (opts.filename) headers["content-disposition"] = `inline; filename="${opts.filename.replace(/[^\w. -]/g, "_")}"`;
+  if (opts.filename) headers["content-disposition"] = contentDisposition(opts.filename);
   const { size } = source;
   const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.get("range") ?? "");
   let start = 0;
@@ -90,14 +91,14 @@ export const LIVE_PLAYLIST = "public, max-age=1";
 export async function assetFileResponse(
   req: Request,
   playbackId: string,
-  pick: (files: AssetFilesRow, asset: { name: string }) => string | undefined,
-  opts: ServeOptions,
+  pick: (files: AssetFilesRow) => string | undefined,
+  opts: ServeOptions & { download?: (asset: { name: string }) => string },
 ) {
   const asset = await assetForPlayback(playbackId);
   if (!asset) return notFoundResponse();
   const admission = await admitViewer(req, asset);
   if (!admission.ok) return admission.response;
-  const key = asset.files ? pick(asset.files, asset) : undefined;
+  const key = asset.files ? pick(asset.files) : undefined;
   if (!key) return notFoundResponse();
-  return admission.answer(await objectResponse(key, req, opts));
+  return admission.answer(await objectResponse(key, req, { ...opts, filename: opts.download?.(asset) }));
 }

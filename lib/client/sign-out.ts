@@ -1,4 +1,5 @@
 import { signOut } from "next-auth/react";
+import { forgetTabSecrets } from "./tab-secrets";
 
 let signingOut = false;
 
@@ -9,6 +10,7 @@ let signingOut = false;
  */
 export function signOutOfDashboard() {
   signingOut = true;
+  forgetTabSecrets();
   return signOut({ redirectTo: "/sign-in" });
 }
 

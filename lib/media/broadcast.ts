@@ -18,8 +18,8 @@ export interface Publisher {
   inBytes(): number;
   /** Source facts from the stream's metadata and headers. */
   info(): { sourceIsH264: boolean; audio: "aac" | "other" | "none"; kbps?: number };
-  /** Frame rate and keyframe interval of the video, for ingest health. */
-  videoStats(): { fps?: number; keyframeIntervalS?: number };
+  /** Bitrate (from the media's own timestamps), frame rate and keyframe interval of the feed, for ingest health. */
+  feedStats(): { bitrateKbps?: number; fps?: number; keyframeIntervalS?: number };
   /** Cuts the publisher's connection (suspend, delete, hung). */
   cut(): void;
 }
@@ -233,7 +233,7 @@ export class Broadcast {
       this.health = { ...transcoding, updatedAt: now };
     } else {
       const bytes = this.publisher.inBytes();
-      const { fps, keyframeIntervalS } = this.publisher.videoStats();
+      const { bitrateKbps, fps, keyframeIntervalS } = this.publisher.feedStats();
       if (bytes !== this.lastBytes) this.lastProgressAt = now;
       else if (now - this.lastProgressAt > STALL_MS) {
         console.error(`[media] ${this.grant.sessionId}: no data for ${STALL_MS / 1000} s, cutting the publisher`);
@@ -241,7 +241,7 @@ export class Broadcast {
         return;
       }
       this.health = {
-        bitrateKbps: Math.round(((bytes - this.lastBytes) * 8) / HEARTBEAT_MS),
+        ...(bitrateKbps !== undefined ? { bitrateKbps } : {}),
         ...(fps ? { fps } : {}),
         ...(keyframeIntervalS ? { keyframeIntervalS } : {}),
         ...transcoding,

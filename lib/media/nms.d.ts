@@ -31,7 +31,7 @@ declare module "node-media-server/src/core/context.js" {
     flvAudioHeader: Buffer | null;
     flvVideoHeader: Buffer | null;
     flvGopCache: Set<Buffer> | null;
-    broadcastMessage: (packet: { codec_type: number; flags: number; dts: number }) => void;
+    broadcastMessage: (packet: { codec_type: number; flags: number; dts: number; size: number }) => void;
     postPlay(session: import("node-media-server/src/session/base_session.js").default): string | null;
     donePlay(session: import("node-media-server/src/session/base_session.js").default): void;
   }

@@ -12,6 +12,7 @@ import { AppClient } from "./app-client";
 import { Broadcast, type BroadcastObserver, type Publisher } from "./broadcast";
 import type { MediaStore } from "./media-store";
 import { Feed, FeedDir } from "./feed";
+import { BitrateMeter } from "./bitrate-meter";
 import { VideoMeter } from "./video-meter";
 
 /**
@@ -97,9 +98,11 @@ export async function startMediaNode(opts: MediaNodeOptions) {
 
     const nmsBroadcast = Context.broadcasts.get(session.streamPath)!;
     const video = new VideoMeter();
+    const bitrate = new BitrateMeter();
     const forward = nmsBroadcast.broadcastMessage;
     nmsBroadcast.broadcastMessage = (packet) => {
       if (packet.codec_type === 9 && (packet.flags === 1 || packet.flags === 3 || packet.flags === 4)) video.frame(packet.dts, packet.flags === 3);
+      if (packet.codec_type === 8 || packet.codec_type === 9) bitrate.packet(packet.dts, packet.size);
       forward(packet);
     };
     const deadline = Date.now() + HEADERS_WAIT_MS;
@@ -112,7 +115,7 @@ export async function startMediaNode(opts: MediaNodeOptions) {
         audio: !nmsBroadcast.flvAudioHeader ? "none" : session.audioCodec === AAC || session.audioCodec === 0 ? "aac" : "other",
         kbps: session.videoDatarate || undefined,
       }),
-      videoStats: () => ({ fps: video.fps, keyframeIntervalS: video.keyframeIntervalS }),
+      feedStats: () => ({ bitrateKbps: bitrate.kbps, fps: video.fps, keyframeIntervalS: video.keyframeIntervalS }),
       cut,
     };
     const live = new Broadcast(grant, publisher, { app, feed, scratchDir, store, segmentS: opts.segmentS, observe: opts.observe });

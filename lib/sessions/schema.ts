@@ -4,7 +4,11 @@ import { Profile } from "@/lib/streams/schema";
 export const Session = z
   .object({
     id: z.string(),
-    name: z.string(),
+    name: z.string().describe("the stream's name when this broadcast started (sessions are read-only: a rename does not change it)"),
+    streamName: z
+      .string()
+      .optional()
+      .describe("Castline addition, in API answers: the stream's current name, which the dashboard shows (webhook payloads carry the stream itself)"),
     parentId: z.string(),
     userId: z.string(),
     createdAt: z.number(),

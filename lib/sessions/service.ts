@@ -14,16 +14,18 @@ import type { Session } from "./schema";
 export type SessionRow = typeof sessions.$inferSelect;
 type StreamRow = typeof streams.$inferSelect;
 
-/** What callers looked up beside the row: the recording asset's playback id, what a clip can take. */
+/** What callers looked up beside the row: the stream's current name, the recording asset's playback id, what a clip can take. */
 interface SessionExtras {
+  streamName?: string;
   recordingPlaybackId?: string | null;
   clippable?: Session["clippable"];
 }
 
-export function serializeSession(row: SessionRow, { recordingPlaybackId, clippable }: SessionExtras = {}): Session {
+export function serializeSession(row: SessionRow, { streamName, recordingPlaybackId, clippable }: SessionExtras = {}): Session {
   return compact({
     id: row.id,
     name: row.name,
+    streamName,
     parentId: row.parentId,
     userId: row.userId,
     createdAt: row.createdAt,
@@ -93,24 +95,30 @@ export async function createSession(
   return row;
 }
 
-export async function findSessionRow(userId: string, id: string): Promise<SessionRow | undefined> {
+/** A user's session of a stream not deleted, with the stream's current name. */
+async function findSessionWithStream(userId: string, id: string) {
   const [row] = await db()
-    .select({ session: sessions })
+    .select({ session: sessions, streamName: streams.name })
     .from(sessions)
     .innerJoin(streams, eq(streams.id, sessions.parentId))
     .where(and(eq(sessions.id, id), eq(sessions.userId, userId), isNull(streams.deletedAt)))
     .limit(1);
-  return row?.session;
+  return row;
+}
+
+export async function findSessionRow(userId: string, id: string): Promise<SessionRow | undefined> {
+  return (await findSessionWithStream(userId, id))?.session;
 }
 
 export async function getSession(userId: string, id: string): Promise<Session> {
-  const row = await findSessionRow(userId, id);
-  if (!row) throw notFound("session");
+  const found = await findSessionWithStream(userId, id);
+  if (!found) throw notFound("session");
+  const { session: row, streamName } = found;
   const [asset, clippable] = await Promise.all([
     row.assetId ? db().query.assets.findFirst({ where: eq(assets.id, row.assetId), columns: { playbackId: true } }) : undefined,
     clippableOf([row]),
   ]);
-  return serializeSession(row, { recordingPlaybackId: asset?.playbackId, clippable: clippable.get(row.id) });
+  return serializeSession(row, { streamName, recordingPlaybackId: asset?.playbackId, clippable: clippable.get(row.id) });
 }
 
 /** What a clip of each session can take now (lib/clips/timeline.ts). */
@@ -120,9 +128,11 @@ async function clippableOf(rows: SessionRow[]) {
 }
 
 /** A page of sessions as the API shows them. */
-async function serializePage(items: { row: SessionRow; recordingPlaybackId: string | null }[]) {
+async function serializePage(items: { row: SessionRow; streamName: string; recordingPlaybackId: string | null }[]) {
   const clippable = await clippableOf(items.map((r) => r.row));
-  return items.map((r) => serializeSession(r.row, { recordingPlaybackId: r.recordingPlaybackId, clippable: clippable.get(r.row.id) }));
+  return items.map((r) =>
+    serializeSession(r.row, { streamName: r.streamName, recordingPlaybackId: r.recordingPlaybackId, clippable: clippable.get(r.row.id) }),
+  );
 }
 
 /**
@@ -134,10 +144,10 @@ export async function pageSessionRows(
   page: PageQuery,
   where: SQL[] = [],
   sort: Sort = { order: NEWEST_FIRST, key: sessions.createdAt },
-): Promise<Page<{ row: SessionRow; key: number; recordingPlaybackId: string | null }>> {
+): Promise<Page<{ row: SessionRow; key: number; streamName: string; recordingPlaybackId: string | null }>> {
   const window = pageWindow(sessions, page, sort);
   const rows = await db()
-    .select({ row: sessions, key: sql`${sort.key}`.mapWith(Number), recordingPlaybackId: assets.playbackId })
+    .select({ row: sessions, key: sql`${sort.key}`.mapWith(Number), streamName: streams.name, recordingPlaybackId: assets.playbackId })
     .from(sessions)
     .innerJoin(streams, eq(streams.id, sessions.parentId))
     .leftJoin(assets, eq(assets.id, sessions.assetId))

@@ -1,0 +1,174 @@
+import fs from "node:fs";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { publish, rtmpUrl, type Running } from "../test/support/media";
+import { makeMedia, putFile, tmpDir } from "../test/support/vod";
+import { fromDashboard, signUp, unique } from "./accounts";
+
+/**
+ * Small things that erode trust (issue 23): a live stream's page and its broadcast, the
+ * not-found page, the video page on a phone, the way to the docs, the test-token helper.
+ */
+
+const SHOTS = process.env.SCREENSHOT_DIR ?? "/tmp/shots-polish";
+fs.mkdirSync(SHOTS, { recursive: true });
+
+const api = async (page: Page, method: "post" | "patch", path: string, data: object) => {
+  const res = await page.request[method](`/api${path}`, { headers: fromDashboard, data });
+  expect(res.ok(), `${method} ${path}: ${res.status()}`).toBe(true);
+  return res.status() === 204 ? undefined : await res.json();
+};
+
+/** How light an element's background is, 0 (black) to 1 (white), whether the browser says oklch() or rgb(). */
+const lightness = (element: Locator) =>
+  element.evaluate((el) => {
+    const color = getComputedStyle(el).backgroundColor;
+    const oklch = /oklch\(([\d.]+)/.exec(color);
+    if (oklch) return Number(oklch[1]);
+    const [r, g, b] = color.match(/[\d.]+/g)!.map(Number);
+    return (r + g + b) / 765;
+  });
+
+/** Whether `inner` lies wholly inside `outer`, horizontally. */
+async function fitsIn(inner: Locator, outer: Locator | number) {
+  const box = (await inner.boundingBox())!;
+  const [left, right] = typeof outer === "number" ? [0, outer] : await outer.boundingBox().then((b) => [b!.x, b!.x + b!.width]);
+  return box.x >= left - 0.5 && box.x + box.width <= right + 0.5;
+}
+
+test("a live stream: one current bitrate, charts with axes and a readout, the renamed name on its broadcast, and suspend asks first", async ({ page }) => {
+  let publisher: Running | undefined;
+  try {
+    await signUp(page);
+    const oldName = `Morning show ${unique()}`;
+    const stream = await api(page, "post", "/stream", { name: oldName });
+    publisher = publish(rtmpUrl(stream.streamKey));
+    await page.goto(`/streams/${stream.id}`);
+    await expect(page.getByTestId("stream-status")).toHaveText("Live", { timeout: 60_000 });
+
+    // One current bitrate, labelled; the history gives ranges, not a second "now".
+    await expect(page.getByTestId("health-bitrate")).toHaveText(/^[\d,]+\s*kbps$/, { timeout: 20_000 });
+    await expect(page.getByText("Bitrate, last 5 s")).toBeVisible();
+    const bitrateChart = page.getByTestId("health-graph-bitrate");
+    await expect(bitrateChart).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId("health-readout").filter({ hasText: "now" })).toHaveCount(0);
+
+    // Renamed while live: the broadcast's pages show the name it has now.
+    const newName = `Evening show ${unique()}`;
+    await api(page, "patch", `/stream/${stream.id}`, { name: newName });
+    await page.goto("/broadcasts");
+    await expect(page.getByRole("list", { name: "Broadcasts" }).getByRole("link", { name: newName })).toBeVisible();
+    await page.getByRole("list", { name: "Broadcasts" }).getByRole("link").first().click();
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(newName);
+    await expect(page.getByText(`(named “${oldName}” then)`)).toBeVisible();
+
+    // Axis values: the quantity with its unit, and times; a readout under the pointer and from the keyboard.
+    const chart = page.getByTestId("health-graph-bitrate");
+    await expect(chart).toContainText(/[\d,]+ kbps/);
+    await expect(page.getByTestId("health-time-axis")).toHaveText(/^\d\d:\d\d(:\d\d)?.*now$/);
+    const slider = chart.getByRole("slider", { name: "Bitrate over the broadcast" });
+    const box = (await slider.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);
+    await expect(chart.getByTestId("health-readout")).toHaveText(/^\d\d:\d\d:\d\d: [\d,]+ kbps$/);
+    await page.mouse.move(0, 0);
+    await slider.focus();
+    await page.keyboard.press("Home");
+    await expect(slider).toHaveAttribute("aria-valuenow", "0");
+    await expect(slider).toHaveAttribute("aria-valuetext", /^\d\d:\d\d:\d\d: [\d,]+ kbps$/);
+    await page.screenshot({ path: `${SHOTS}/broadcast-1440.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(chart).toBeVisible();
+    expect(await fitsIn(chart, 390), "the chart fits a phone").toBe(true);
+    await page.screenshot({ path: `${SHOTS}/broadcast-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // Suspend asks first while live; cancelling changes nothing.
+    await page.goto(`/streams/${stream.id}`);
+    const suspend = page.getByRole("switch", { name: /Suspend/ });
+    await suspend.click();
+    const dialog = page.getByRole("dialog", { name: "Suspend this live stream?" });
+    await expect(dialog).toContainText("cuts the broadcast");
+    await page.screenshot({ path: `${SHOTS}/suspend-confirm.png` });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(suspend).toHaveAttribute("aria-checked", "false");
+    await expect(page.getByTestId("stream-status")).toHaveText("Live");
+    await suspend.click();
+    await dialog.getByRole("button", { name: "Suspend and cut the broadcast" }).click();
+    await expect(dialog).toBeHidden();
+    // "Suspended" shows once the stream is no longer live: the broadcast was cut.
+    await expect(page.getByTestId("stream-status")).toHaveText("Suspended", { timeout: 30_000 });
+  } finally {
+    await publisher?.stop();
+  }
+});
+
+for (const width of [1440, 390]) {
+  test(`unknown URLs show the dashboard's not-found page at ${width} px, signed out and in, light and dark`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 });
+    const res = await page.goto(`/no-such-page-${unique()}`);
+    expect(res!.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "This page does not exist" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/sign-in");
+    await expect(page.getByRole("link", { name: "API docs and guides" })).toHaveAttribute("href", "/docs");
+    await page.screenshot({ path: `${SHOTS}/not-found-out-${width}.png` });
+
+    await signUp(page);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.goto(`/no-such-page-${unique()}`);
+    const back = page.getByRole("link", { name: "Go to your streams" });
+    await expect(back).toBeVisible();
+    expect(await lightness(page.locator("body")), "a dark page, as the dashboard's").toBeLessThan(0.3);
+    await page.screenshot({ path: `${SHOTS}/not-found-in-dark-${width}.png` });
+    await back.click();
+    await expect(page).toHaveURL(/\/streams$/);
+  });
+}
+
+test("the video page at 390 px: Open player and the player's time fit, and the download is named after the video", async ({ page }) => {
+  await signUp(page);
+  const name = `Beach day ${unique()}`;
+  const upload = await api(page, "post", "/asset/request-upload", { name });
+  expect((await putFile(upload.url, await makeMedia(tmpDir(), "mp4", { seconds: 4 }))).status).toBe(200);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/assets/${upload.asset.id}`);
+  await expect(page.getByTestId("asset-status")).toContainText("ready", { timeout: 90_000 });
+  const open = page.getByRole("link", { name: "Open player" });
+  await expect(open).toBeVisible();
+  expect(await fitsIn(open, 390), "Open player is whole").toBe(true);
+
+  const player = page.getByTestId("player");
+  await player.hover();
+  const time = player.getByTestId("player-time");
+  await expect(time).toHaveText(/^0:00 \/ 0:0\d$/);
+  const oneLine = await time.evaluate((el) => el.getBoundingClientRect().height < 1.5 * parseFloat(getComputedStyle(el).lineHeight));
+  expect(oneLine, "the time stays on one line").toBe(true);
+  for (const control of await player.getByRole("button").all()) {
+    if (await control.isVisible()) expect(await fitsIn(control, player), `${await control.getAttribute("aria-label")} inside the player`).toBe(true);
+  }
+  await page.screenshot({ path: `${SHOTS}/video-390.png` });
+
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download" }).click();
+  expect((await download).suggestedFilename()).toBe(`${name}.mp4`);
+});
+
+test("the sidebar leads to the docs, and the test-token helper keeps its key for the tab", async ({ page }) => {
+  await signUp(page);
+  const docs = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API docs and guides" });
+  await expect(docs).toHaveAttribute("href", "/docs");
+
+  const key = await api(page, "post", "/access-control/signing-key", { name: "Test key" });
+  await page.goto("/access-control");
+  const field = page.getByLabel("Private key");
+  await expect(page.getByText("Kept in this tab until you close it or sign out")).toBeVisible();
+  await field.fill(key.privateKey);
+  await docs.click();
+  await expect(page).toHaveURL(/\/docs$/);
+  await expect(page.getByRole("heading", { name: "Castline API", level: 1 })).toBeVisible({ timeout: 60_000 });
+  await page.goBack();
+  await expect(field, "still there after leaving the page").toHaveValue(key.privateKey);
+  await page.getByRole("button", { name: "Forget key" }).click();
+  await expect(field).toHaveValue("");
+  await page.reload();
+  await expect(field).toHaveValue("");
+});
