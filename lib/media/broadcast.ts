@@ -404,6 +404,9 @@ class Push {
     const proc = runFfmpeg(this.broadcast.pushArgsFor(this.target, route), {
       env: route.env,
       onProgress: (p) => {
+        // Once per connection. A push being stopped (the end of the broadcast) still writes its
+        // last progress as it exits: that is no new connection.
+        if (this.over || proc !== this.proc) return;
         if (!this.connected && Number(p.out_time_us ?? 0) > 0) {
           clearTimeout(this.deadline);
           this.connected = true;
