@@ -102,7 +102,7 @@ export const operations = {
   listTextTracks: { method: "GET", path: `/asset${Id}/text-tracks`, tag: "Assets", summary: "List an asset's caption tracks", auth: "user", status: 200, response: z.array(TextTrack), errors: [404] },
   deleteTextTrack: { method: "DELETE", path: `/asset${Id}/text-tracks/{trackId}`, tag: "Assets", summary: "Remove a caption track", auth: "user", status: 204, errors: [404] },
   // Playback
-  getPlaybackInfo: { method: "GET", path: "/playback/{playbackId}", tag: "Playback", summary: "Get playback info", auth: "none", status: 200, response: PlaybackInfo, errors: [401, 403, 404], cors: "public", cacheControl: "no-cache" },
+  getPlaybackInfo: { method: "GET", path: "/playback/{playbackId}", tag: "Playback", summary: "Get playback info", auth: "none", status: 200, response: PlaybackInfo, errors: [401, 403, 404, 503], cors: "public", cacheControl: "no-cache" },
   // Access control
   createSigningKey: { method: "POST", path: "/access-control/signing-key", tag: "Access control", summary: "Create a signing key", auth: "user", body: SigningKeyCreate, emptyBody: true, status: 200, response: SigningKeyCreated, errors: [400, 422] },
   listSigningKeys: { method: "GET", path: "/access-control/signing-key", tag: "Access control", summary: "List signing keys (public keys only)", auth: "user", status: 200, response: z.array(SigningKey) },
@@ -120,7 +120,7 @@ export const operations = {
   deleteWebhook: { method: "DELETE", path: `/webhook${Id}`, tag: "Webhooks", summary: "Delete a webhook", auth: "user", status: 200, response: Webhook, errors: [404] },
   listDeliveries: { method: "GET", path: `/webhook${Id}/log`, tag: "Webhooks", summary: "List delivery attempts", auth: "user", query: PageQuery, status: 200, response: WebhookDelivery, paged: true, errors: [404] },
   getDelivery: { method: "GET", path: `/webhook${Id}/log/{logId}`, tag: "Webhooks", summary: "One delivery attempt", auth: "user", status: 200, response: WebhookDelivery, errors: [404] },
-  resendDelivery: { method: "POST", path: `/webhook${Id}/log/{logId}/resend`, tag: "Webhooks", summary: "Resend a delivery", auth: "user", status: 202, response: QueuedDelivery, errors: [404] },
+  resendDelivery: { method: "POST", path: `/webhook${Id}/log/{logId}/resend`, tag: "Webhooks", summary: "Resend a delivery", auth: "user", status: 202, response: QueuedDelivery, errors: [400, 404] },
   testWebhook: { method: "POST", path: `/webhook${Id}/test`, tag: "Webhooks", summary: "Send a test event", auth: "user", body: WebhookTestRequest, status: 202, response: QueuedDelivery, errors: [404, 422] },
   // Users and keys
   signUp: { method: "POST", path: "/user", tag: "Users", summary: "Sign up", auth: "none", body: SignUp, status: 201, response: User, errors: [403, 422] },
