@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { IngestHealth } from "@/lib/live/schema";
+import type { IngestHealth, SegmentCounters } from "@/lib/live/schema";
 import type { PlaybackPolicy } from "@/lib/access/schema";
 import type { TranscodeProfile } from "@/lib/assets/schema";
 import type { Profile, TargetRef } from "@/lib/streams/schema";
@@ -151,6 +151,11 @@ export const sessions = pgTable(
     epoch: integer("epoch").notNull().default(0),
     /** The stream's key generation its current epoch was published with (streams.keyGeneration). */
     keyGeneration: integer("key_generation").notNull().default(0),
+    /**
+     * The segment counters of the current epoch as its node last reported them (totals since the
+     * epoch began), already added to the session's: null when a new epoch starts.
+     */
+    epochCounters: jsonb("epoch_counters").$type<SegmentCounters>(),
     /** Why the session ended: "publisher-left", "node-lost". */
     endReason: text("end_reason"),
     createdAt: createdAt(),

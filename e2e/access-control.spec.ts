@@ -176,7 +176,7 @@ test("a stream and a video set to signed JWT: private without a token, refused w
   await test.step("without a token the player says the stream and the video are private", async () => {
     await viewer.goto(`/play/${stream.playbackId}`);
     await expect(player).toHaveAttribute("data-status", "private");
-    await expect(viewer.getByText("This video is private")).toBeVisible();
+    await expect(viewer.getByText("This stream is private")).toBeVisible();
     await viewer.goto(`/play/${asset.playbackId}`);
     await expect(viewer.getByText("This video is private")).toBeVisible();
     await expect(viewer.getByText("A viewing token is needed")).toBeVisible();
@@ -187,10 +187,12 @@ test("a stream and a video set to signed JWT: private without a token, refused w
     await viewer.goto(`/play/${asset.playbackId}?jwt=${forged}`);
     await expect(player).toHaveAttribute("data-status", "refused");
     await expect(viewer.getByText("You can’t watch this video")).toBeVisible();
+    await expect(player.getByText(/expired/)).toHaveCount(0);
     const expired = serverToken(asset.playbackId, key, -60);
     await viewer.goto(`/play/${asset.playbackId}?jwt=${expired}`);
     await expect(player).toHaveAttribute("data-status", "refused");
-    await expect(viewer.getByText("The JWT expired.")).toBeVisible();
+    // Only a link whose JWT is past its exp is said to have expired; the forged one above was not.
+    await expect(viewer.getByText("This link has expired")).toBeVisible();
   });
 
   const video = viewer.getByTestId("player-video");

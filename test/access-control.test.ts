@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
@@ -30,6 +31,11 @@ async function joseJwt(key: Key, claims: Record<string, unknown>, exp: number) {
 
 const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
 const errorOf = async (res: Response) => ((await res.json()) as { errors: string[] }).errors[0];
+/** A refusal as a player reads it: why (lib/access/refusal.ts), what it refuses, the detail. */
+const refusalOf = async (res: Response) => {
+  const body = (await res.json()) as { errors: string[]; refusal: string; type?: string };
+  return { status: res.status, refusal: body.refusal, type: body.type, error: body.errors[0] };
+};
 const urisOf = (playlist: string) => playlist.split("\n").filter((l) => l && !l.startsWith("#"));
 
 async function readyAsset(api: Api, body: Record<string, unknown> = {}) {
@@ -139,7 +145,9 @@ describe("a JWT-gated asset", () => {
     for (const url of urls) {
       const res = await get(url);
       assert.equal(res.status, 401, url);
-      assert.match(await errorOf(res), /private/);
+      const refused = await refusalOf(res);
+      assert.match(refused.error, /private/);
+      assert.equal(refused.refusal, "credential-needed", url);
     }
     // The owner's API sees the policy; viewers' playback info says nothing without a token.
     assert.equal((await api.get(`asset/${asset.id}`)).body.playbackPolicy.type, "jwt");
@@ -200,18 +208,21 @@ describe("a JWT-gated asset", () => {
     const otherKey: Key = (await other.post("access-control/signing-key")).body;
     const disabled: Key = (await api.post("access-control/signing-key", { name: "off" })).body;
     assert.equal((await api.patch(`access-control/signing-key/${disabled.id}`, { disabled: true })).status, 204);
-    const cases: [string, string, RegExp][] = [
-      ["expired", await joseJwt(key, { sub: asset.playbackId }, now - 5), /expired/],
-      ["another playback id", await jwtFor(key, "someotherplayback"), /another playback id/],
-      ["another action", await joseJwt(key, { sub: asset.playbackId, action: "push" }, now + 60), /action/],
-      ["a disabled key", await jwtFor(disabled, asset.playbackId), /disabled/],
-      ["another user's key", await jwtFor(otherKey, asset.playbackId), /owner/],
-      ["garbage", "not.a.jwt", /malformed/],
+    // Only a JWT whose exp has passed is "expired" (what a player calls an expired link); a bad one is refused.
+    const cases: [string, string, RegExp, string][] = [
+      ["expired", await joseJwt(key, { sub: asset.playbackId }, now - 5), /expired/, "expired"],
+      ["another playback id", await jwtFor(key, "someotherplayback"), /another playback id/, "refused"],
+      ["another action", await joseJwt(key, { sub: asset.playbackId, action: "push" }, now + 60), /action/, "refused"],
+      ["a disabled key", await jwtFor(disabled, asset.playbackId), /disabled/, "refused"],
+      ["another user's key", await jwtFor(otherKey, asset.playbackId), /owner/, "refused"],
+      ["garbage", "not.a.jwt", /malformed/, "refused"],
+      ["expired, with a forged signature", (await joseJwt(key, { sub: asset.playbackId }, now - 5)).replace(/.{8}$/, "AAAAAAAA"), /signature/, "refused"],
     ];
-    for (const [what, jwt, reason] of cases) {
+    for (const [what, jwt, reason, refusal] of cases) {
       const res = await get(`${BASE}/api/playback/${asset.playbackId}?jwt=${encodeURIComponent(jwt)}`);
-      assert.equal(res.status, 403, what);
-      assert.match(await errorOf(res), reason, what);
+      const refused = await refusalOf(res);
+      assert.deepEqual({ status: refused.status, refusal: refused.refusal, type: refused.type }, { status: 403, refusal, type: "vod" }, what);
+      assert.match(refused.error, reason, what);
       assert.equal((await get(`${BASE}/asset/${asset.playbackId}/hls/index.m3u8?jwt=${encodeURIComponent(jwt)}`)).status, 403, what);
     }
     // A key signed with the right private key but naming another public key: not the owner's.
@@ -222,6 +233,14 @@ describe("a JWT-gated asset", () => {
     assert.equal((await get(`${BASE}/api/playback/${asset.playbackId}?jwt=${await jwtFor(disabled, asset.playbackId)}`)).status, 200);
     const seen = await until("lastSeen", async () => (await api.get(`access-control/signing-key/${disabled.id}`)).body.lastSeen, 5000);
     assert.ok(Math.abs(seen - Date.now()) < 60_000);
+  });
+
+  test("a refusal names what it refuses: a private stream is a stream, not a video", async () => {
+    const stream = (await api.post("stream", { name: "private stream", playbackPolicy: { type: "jwt" } })).body;
+    const missing = await refusalOf(await get(`${BASE}/api/playback/${stream.playbackId}`));
+    assert.deepEqual({ status: missing.status, refusal: missing.refusal, type: missing.type }, { status: 401, refusal: "credential-needed", type: "live" });
+    const expired = await refusalOf(await get(`${BASE}/api/playback/${stream.playbackId}?jwt=${await joseJwt(key, { sub: stream.playbackId }, Math.floor(Date.now() / 1000) - 5)}`));
+    assert.deepEqual({ status: expired.status, refusal: expired.refusal, type: expired.type }, { status: 403, refusal: "expired", type: "live" });
   });
 
   test("the owner, signed in to the dashboard, watches without a token", async () => {
@@ -256,7 +275,7 @@ describe("a JWT-gated asset", () => {
   });
 });
 
-/** A policy webhook receiver: admits "good", refuses "bad", never answers "slow". */
+/** A policy webhook receiver: admits "good", refuses "bad", fails on "down", never answers "slow". */
 async function startPolicyReceiver() {
   const asked: { accessKey: string; context: unknown; playbackId: string; signature?: string }[] = [];
   const server = http.createServer((req, res) => {
@@ -266,7 +285,8 @@ async function startPolicyReceiver() {
       const json = JSON.parse(body);
       asked.push({ ...json, signature: req.headers["livepeer-signature"] as string });
       if (json.accessKey === "slow") return; // hangs until the test closes it
-      res.writeHead(json.accessKey.startsWith("good") ? 200 : 403).end();
+      if (json.accessKey === "down") return res.writeHead(500).end("database is down");
+      res.writeHead(json.accessKey.startsWith("good") ? 200 : 403).end(json.accessKey.startsWith("good") ? "welcome" : "no subscription");
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -310,9 +330,9 @@ describe("a webhook-gated asset", () => {
     assert.equal((await get(`${BASE}/asset/${asset.playbackId}/hls/index.m3u8`, { "livepeer-access-key": "good-1" })).status, 200);
     assert.equal(receiver.asked.length, 1);
 
-    const refused = await info("bad");
-    assert.equal(refused.status, 403);
-    assert.match(await errorOf(refused), /refused/);
+    const refused = await refusalOf(await info("bad"));
+    assert.deepEqual({ status: refused.status, refusal: refused.refusal, type: refused.type }, { status: 403, refusal: "refused", type: "vod" });
+    assert.match(refused.error, /refused/);
 
     // The segment URLs handed out expire with the admission (refreshInterval: 2 s).
     const hls = ((await admitted.json()) as { meta: { source: { url: string }[] } }).meta.source[0].url;
@@ -328,12 +348,49 @@ describe("a webhook-gated asset", () => {
     assert.equal(receiver.asked.filter((a) => a.accessKey === "good-1").length, 2);
   });
 
-  test("a receiver that does not answer denies quickly", async () => {
+  test("a receiver that fails or does not answer is no refusal: the access check is unavailable, quickly", async () => {
     const started = Date.now();
-    const res = await get(`${BASE}/api/playback/${asset.playbackId}?accessKey=slow`);
-    assert.equal(res.status, 403);
-    assert.match(await errorOf(res), /in time/);
+    const slow = await get(`${BASE}/api/playback/${asset.playbackId}?accessKey=slow`);
     assert.ok(Date.now() - started < 4000, `took ${Date.now() - started} ms`);
+    const down = await get(`${BASE}/api/playback/${asset.playbackId}?accessKey=down`);
+    for (const [res, detail] of [[slow, /in time/], [down, /answered 500/]] as const) {
+      assert.equal(res.headers.get("retry-after"), "5");
+      const refused = await refusalOf(res);
+      assert.deepEqual({ status: refused.status, refusal: refused.refusal, type: refused.type }, { status: 503, refusal: "check-unavailable", type: "vod" });
+      assert.match(refused.error, /access check is unavailable/);
+      assert.match(refused.error, detail);
+      assert.doesNotMatch(refused.error, /expired|refused/);
+    }
+  });
+
+  test("every access check is in the webhook's delivery log, with its answer and time but not the viewer's access key", async () => {
+    const key = `good-logged-${Date.now()}`;
+    const fingerprint = `sha256:${createHash("sha256").update(key).digest("hex").slice(0, 12)}`;
+    assert.equal((await get(`${BASE}/api/playback/${asset.playbackId}?accessKey=${key}`)).status, 200);
+    assert.equal((await get(`${BASE}/api/playback/${asset.playbackId}?accessKey=down`)).status, 503);
+    const log = await until("both checks logged", async () => {
+      const deliveries = (await api.get(`webhook/${webhookId}/log`)).body as { id: string; event: string; request: { body: string; headers: Record<string, string> }; response?: { status: number; body: string }; durationMs: number; success: boolean; error?: string }[];
+      const admitted = deliveries.find((d) => JSON.parse(d.request.body).accessKey === fingerprint && d.response?.status === 200 && d.response.body === "welcome");
+      const failed = deliveries.find((d) => d.response?.status === 500);
+      return admitted && failed && { admitted, failed, all: deliveries };
+    }, 20_000, 250);
+    for (const d of log.all) {
+      assert.equal(d.event, "playback.accessControl");
+      assert.ok(!JSON.stringify(d).includes(key) && !JSON.stringify(d).includes("good-1"), "no access key in the log");
+      const question = JSON.parse(d.request.body);
+      assert.match(question.accessKey, /^sha256:[0-9a-f]{12}$/);
+      assert.deepEqual([question.playbackId, question.context], [asset.playbackId, { tier: "gold" }]);
+      assert.match(d.request.headers["livepeer-signature"], /^t=\d+,v1=[0-9a-f]{64}$/);
+    }
+    assert.equal(log.admitted.success, true);
+    assert.ok(log.admitted.durationMs > 0);
+    assert.deepEqual({ success: log.failed.success, error: log.failed.error, body: log.failed.response?.body }, { success: false, error: "receiver answered 500", body: "database is down" });
+    // A refusal is an answer: the check worked.
+    assert.ok(log.all.some((d) => d.response?.status === 403 && d.success && d.response.body === "no subscription"));
+    // Asked for a viewer then, an access check is not sent again.
+    const resend = await api.post(`webhook/${webhookId}/log/${log.admitted.id}/resend`, {});
+    assert.equal(resend.status, 400);
+    assert.match(resend.body.errors[0], /cannot be resent/);
   });
 });
 

@@ -8,6 +8,7 @@ import { operations } from "@/lib/api/operations";
 import { freePort } from "@/lib/net/free-port";
 import { BASE, newAccount } from "./support/client";
 import { publish, rtmpUrl, streamActive, streamIdle, until } from "./support/media";
+import { startReceiver } from "./support/receiver";
 
 /** A platform's RTMP ingest, standing in for YouTube: ffmpeg listening on the target's exact URL. */
 function rtmpIngest(url: string) {
@@ -141,6 +142,37 @@ describe("multistream live state", { concurrency: false }, () => {
       assert.equal(t.error, undefined);
       assert.equal(t.retryAt, undefined);
     }
+  });
+
+  test("multistream.connected fires once per push connection: again after a real drop, not at the end of the broadcast", async () => {
+    const api = await newAccount();
+    const rx = await startReceiver();
+    const hook = (await api.post("webhook", { name: "rx", url: rx.url, events: ["multistream.connected", "multistream.disconnected", "stream.idle"] })).body;
+    const url = `rtmp://127.0.0.1:${await freePort()}/live/once-key`;
+    const target = (await api.post("multistream/target", { url, name: "once" })).body;
+    const stream = (await api.post("stream", { name: "once", multistream: { targets: [{ id: target.id, profile: "source" }] } })).body;
+    const events = () => rx.received.map((r) => r.json.event as string);
+    const count = (event: string) => events().filter((e) => e === event).length;
+    let stopIngest = rtmpIngest(url);
+    const broadcaster = publish(rtmpUrl(stream.streamKey));
+    try {
+      await until("connected", async () => count("multistream.connected") === 1, 60_000);
+      // The platform drops the connection: a disconnect, then a new connection once it listens again.
+      await stopIngest();
+      await until("disconnected", async () => count("multistream.disconnected") === 1, 60_000);
+      stopIngest = rtmpIngest(url);
+      await until("connected again", async () => count("multistream.connected") === 2, 60_000);
+    } finally {
+      await broadcaster.stop();
+    }
+    await streamIdle(api, stream.id);
+    await until("stream.idle and the last disconnect", async () => count("stream.idle") === 1 && count("multistream.disconnected") === 2, 60_000);
+    // A delivery asked for now arrives after whatever the end of the broadcast reported.
+    assert.equal((await api.post(`webhook/${hook.id}/test`, { event: "stream.started" })).status, 202);
+    await until("the fence event", async () => events().includes("stream.started"), 60_000);
+    await stopIngest();
+    await rx.close();
+    assert.deepEqual({ connected: count("multistream.connected"), disconnected: count("multistream.disconnected") }, { connected: 2, disconnected: 2 }, events().join(", "));
   });
 
   test("bad input on the status operation is a clear 4xx", async () => {

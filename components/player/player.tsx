@@ -2,6 +2,7 @@
 
 import type { ComponentType, ReactNode } from "react";
 import { withoutToken, type ViewerCredential } from "@/lib/client/playback";
+import { viewerMessage, type ContentKind } from "@/lib/playback/viewer-message";
 import { AlertIcon, LockIcon, OfflineIcon, Spinner } from "./icons";
 import { usePlayback, type PlaybackState } from "./use-playback";
 import { VideoPlayer } from "./video-player";
@@ -56,49 +57,37 @@ export function Player({ playbackId, autoPlay = true, muted = true, className = 
 }
 
 /** The player's refusal, for the page to show when it already knows (another site framing it). */
-export function PlaybackRefused({ reason }: { reason: string }) {
+export function PlaybackRefused({ reason, kind }: { reason: string; kind?: ContentKind }) {
   return (
     <div data-testid="player" data-status="refused" className="absolute inset-0 overflow-hidden bg-black text-white scheme-light [container-type:size]">
-      <PlayerMessage playback={{ status: "refused", reason }} />
+      <PlayerMessage playback={{ status: "refused", refusal: "site-not-allowed", reason, kind }} />
     </div>
   );
 }
 
-function PlayerMessage({ playback }: { playback: Exclude<PlaybackState, { status: "ready" }> }) {
-  switch (playback.status) {
-    case "loading":
-      return (
-        <Centered>
-          <Spinner className="size-10 text-white/80" />
-          <span className="sr-only">Loading…</span>
-        </Centered>
-      );
-    case "offline":
-      return (
-        <Message icon={OfflineIcon} title="This stream is offline" hint="It will start playing here as soon as the broadcast begins.">
-          <p className="mt-4 hidden items-center gap-2 text-xs text-white/40 @[16rem]:inline-flex" aria-hidden="true">
-            <span className="size-1.5 animate-pulse rounded-full bg-white/50" />
-            Waiting for the broadcast
-          </p>
-        </Message>
-      );
-    case "not-found":
-      return <Message icon={AlertIcon} title="This video is unavailable" hint="The link may be wrong, or the stream or video has been deleted." />;
-    case "private":
-      return <Message icon={LockIcon} title="This video is private" hint="A viewing token is needed to watch it. Ask whoever shared it for a link that includes one." />;
-    case "refused":
-      return (
-        <Message icon={LockIcon} title="You can’t watch this video" hint={playback.reason ? sentence(playback.reason) : "The viewing token was refused."}>
-          <p className="mt-3 hidden text-xs text-white/40 @[16rem]:block">The link may have expired: ask for a new one.</p>
-        </Message>
-      );
-    case "unreachable":
-      return <Message icon={AlertIcon} title="Can’t reach the server" hint="Trying again…" />;
-  }
-}
+const ICONS = { offline: OfflineIcon, alert: AlertIcon, lock: LockIcon };
 
-/** The server's reason, as a sentence. */
-const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? "" : "."}`;
+/** What the player says instead of playing; the words are lib/playback/viewer-message.ts's. */
+function PlayerMessage({ playback }: { playback: Exclude<PlaybackState, { status: "ready" }> }) {
+  const { icon, title, hint } = viewerMessage(playback);
+  if (icon === "spinner")
+    return (
+      <Centered>
+        <Spinner className="size-10 text-white/80" />
+        <span className="sr-only">{title}</span>
+      </Centered>
+    );
+  return (
+    <Message icon={ICONS[icon]} title={title} hint={hint}>
+      {playback.status === "offline" && (
+        <p className="mt-4 hidden items-center gap-2 text-xs text-white/40 @[16rem]:inline-flex" aria-hidden="true">
+          <span className="size-1.5 animate-pulse rounded-full bg-white/50" />
+          Waiting for the broadcast
+        </p>
+      )}
+    </Message>
+  );
+}
 
 function Centered({ children }: { children: ReactNode }) {
   return (

@@ -13,7 +13,8 @@ const same = (a: PlaybackState, b: PlaybackState) => JSON.stringify(a) === JSON.
 /**
  * A playback ID's state, kept current: asked again every few seconds while the stream is
  * offline (to start when it goes live) or live (to notice the end), and not again once a
- * video on demand is playable, or known to be private. `refresh` asks at once, e.g. when the
+ * video on demand is playable, or known to be private or refused (while the owner's access check
+ * is unavailable, it asks again). `refresh` asks at once, e.g. when the
  * media stops loading (its playback token may have expired: the answer brings a fresh one).
  */
 export function usePlayback(playbackId: string, { jwt, accessKey, session, embedGrant }: ViewerCredential = {}): { playback: PlaybackState; refresh: () => void } {

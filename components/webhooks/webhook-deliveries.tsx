@@ -13,6 +13,7 @@ import { EmptyState, FormErrors, LoadingState } from "@/components/ui/states";
 import { formatClock, formatDateTimeSeconds, formatHttpStatus, formatMs, prettyJson, timeAgo } from "@/lib/client/format";
 import type { QueuedDelivery } from "@/lib/webhooks/schema";
 import { useResendDelivery, useSendTestEvent, useWebhookDeliveries } from "@/lib/client/hooks";
+import { ACCESS_CONTROL_EVENT } from "@/lib/webhooks/events";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "@/lib/webhooks/events";
 import type { Webhook, WebhookDelivery } from "@/lib/webhooks/schema";
 
@@ -313,7 +314,7 @@ function DeliveryRow({
         </span>
 
         <span className="ml-auto flex justify-end md:ml-0">
-          {showQueued ? (
+          {delivery.event === ACCESS_CONTROL_EVENT ? null : showQueued ? (
             <span role="status" className="inline-flex h-8 items-center gap-1 px-2.5 text-sm font-medium text-emerald-700">
               <CheckIcon /> Queued
             </span>
@@ -352,7 +353,8 @@ function DeliveryDetails({ id, delivery }: { id: string; delivery: WebhookDelive
     ([a], [b]) => Number(SIGNATURE_HEADERS.has(a)) - Number(SIGNATURE_HEADERS.has(b)) || a.localeCompare(b),
   );
   // The same rule the sender applies: only these failures are tried again.
-  const retried = !delivery.success && (!response || response.status >= 500 || response.status === 408 || response.status === 429);
+  const accessCheck = delivery.event === ACCESS_CONTROL_EVENT;
+  const retried = !accessCheck && !delivery.success && (!response || response.status >= 500 || response.status === 408 || response.status === 429);
 
   return (
     <div id={id} role="region" aria-label={`${delivery.event} attempt details`} className="border-t border-zinc-100 bg-zinc-50/70 px-5 py-5 md:col-span-full">
@@ -438,9 +440,11 @@ function DeliveryDetails({ id, delivery }: { id: string; delivery: WebhookDelive
               <div className="min-w-0">
                 <p className="font-medium break-words">{capitalise(delivery.error)}</p>
                 <p className="mt-0.5 text-xs text-red-700/80">
-                  {retried
-                    ? "Castline retries this kind of failure with back-off; each retry shows up here as its own attempt."
-                    : "Not retried: a 4xx answer (other than 408 and 429) or a redirect is final. Fix the endpoint, then resend."}
+                  {accessCheck
+                    ? "Access checks are not retried: the viewer was told the site's access check is unavailable, and their next try asks again."
+                    : retried
+                      ? "Castline retries this kind of failure with back-off; each retry shows up here as its own attempt."
+                      : "Not retried: a 4xx answer (other than 408 and 429) or a redirect is final. Fix the endpoint, then resend."}
                 </p>
               </div>
             </div>

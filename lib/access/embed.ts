@@ -4,7 +4,7 @@ import { streamForPlayback } from "@/lib/live/playback";
 import { embedGrant } from "./gate";
 import { judgeSite, pageOrigin, siteRefusal } from "./sites";
 
-export type EmbedAdmission = { refusal: string; grant?: undefined } | { refusal?: undefined; grant?: string };
+export type EmbedAdmission = { refusal: string; kind: "stream" | "video"; grant?: undefined } | { refusal?: undefined; grant?: string };
 
 /**
  * The player page, when a playback policy's allowedOrigins names where it may play. The page's
@@ -16,11 +16,12 @@ export type EmbedAdmission = { refusal: string; grant?: undefined } | { refusal?
  */
 export async function embedAdmission(playbackId: string, headers: Headers): Promise<EmbedAdmission> {
   if (!/^[\w-]{1,64}$/.test(playbackId)) return {};
-  const content = (await streamForPlayback(playbackId)) ?? (await assetForPlayback(playbackId));
+  const stream = await streamForPlayback(playbackId);
+  const content = stream ?? (await assetForPlayback(playbackId));
   const allowed = content?.playbackPolicy?.allowedOrigins;
   if (!allowed?.length) return {};
   const site = pageOrigin(headers);
   const verdict = judgeSite(allowed, site, (origin) => isOwnOrigin(origin, headers));
   if (verdict === "allowed") return { grant: embedGrant(playbackId) };
-  return { refusal: siteRefusal(verdict === "refused" ? site : undefined) };
+  return { refusal: siteRefusal(verdict === "refused" ? site : undefined), kind: stream ? "stream" : "video" };
 }

@@ -1,6 +1,8 @@
 import { decodeJwt, errors as joseErrors, jwtVerify } from "jose";
 import { isOwnOrigin } from "@/lib/auth/origin";
 import { config } from "@/lib/config";
+import type { PlaybackType } from "@/lib/playback/schema";
+import { CHECK_RETRY_AFTER_S, REFUSAL_STATUS, type ViewerRefusal } from "./refusal";
 import type { PlaybackPolicy } from "./schema";
 import { markSigningKeySeen, verificationKey } from "./signing-keys";
 import { checkPlaybackToken, playbackToken, TOKEN_PARAM } from "./token";
@@ -17,6 +19,8 @@ export interface GatedContent {
   tokenSubject?: string;
   userId: string;
   playbackPolicy: PlaybackPolicy | null;
+  /** What it is, named in a refusal so that a player says what it refuses (a stream, a video). */
+  playbackType?: PlaybackType;
 }
 
 export type Admission =
@@ -55,7 +59,9 @@ export const embedGrant = (playbackId: string) => playbackToken(embedSubject(pla
  *   `pub` naming an enabled signing key of the owner;
  * - "webhook": an access key (`?accessKey=` or Livepeer-Access-Key) the owner's webhook admits;
  * - the owner, signed in to the dashboard.
- * 401 without a credential, 403 with a bad one, a short JSON reason; never a 5xx.
+ * A refusal answers `{"errors": [detail], "refusal": <why>}` (lib/access/refusal.ts): 401 without a
+ * credential, 403 with a bad or expired one, 503 when the owner's access webhook failed (nobody
+ * refused: try again later).
  */
 export async function admitViewer(req: Request, content: GatedContent): Promise<Admission> {
   const policy = content.playbackPolicy;
@@ -65,21 +71,26 @@ export async function admitViewer(req: Request, content: GatedContent): Promise<
   const subject = content.tokenSubject ?? content.playbackId;
   const given = new URL(req.url).searchParams.get(TOKEN_PARAM);
   const tokenCheck = given ? checkPlaybackToken(given, subject) : undefined;
-  const tokenRefusal = tokenCheck === "expired" ? "the playback token expired: ask for the playback info again" : "the playback token is not valid for this content";
+  const tokenRefusal: Refused =
+    tokenCheck === "expired"
+      ? { refusal: "expired", reason: "the playback token expired: ask for the playback info again" }
+      : { refusal: "refused", reason: "the playback token is not valid for this content" };
   let owner: Promise<boolean> | undefined;
   const byOwner = () => (owner ??= isOwner(req, content.userId));
   const ttlS = config().PLAYBACK_TOKEN_TTL_S;
+
+  const deny = (refused: Refused, corsOrigin: string | undefined) => denied(refused, content.playbackType, corsOrigin);
 
   let cors: string | undefined;
   if (allowed.length) {
     const site = pageOrigin(req.headers);
     const verdict = judgeSite(allowed, site, (origin) => isOwnOrigin(origin, req.headers));
     if (verdict === "allowed") cors = site;
-    else if (verdict === "refused") return deny(403, siteRefusal(site), site === "null" ? undefined : site);
+    else if (verdict === "refused") return deny(notHere(siteRefusal(site)), site === "null" ? undefined : site);
     else if (tokenCheck !== "valid") {
       const grant = req.headers.get(EMBED_GRANT_HEADER);
-      const refusal = grant ? embeddingRefusal(req, grant, content, allowed) : (await byOwner()) ? undefined : given ? tokenRefusal : siteRefusal(undefined);
-      if (refusal) return deny(403, refusal, undefined);
+      const refusal = grant ? embeddingRefusal(req, grant, content, allowed) : (await byOwner()) ? undefined : given ? tokenRefusal : notHere(siteRefusal(undefined));
+      if (refusal) return deny(refusal, undefined);
     }
   }
   const admit = (token: string) => admitted(token, cors, allowed.length > 0);
@@ -87,17 +98,17 @@ export async function admitViewer(req: Request, content: GatedContent): Promise<
 
   if (given) {
     if (tokenCheck === "valid") return admit(given);
-    if (!credentialOf(req, policy)) return deny(403, tokenRefusal, cors);
+    if (!credentialOf(req, policy)) return deny(tokenRefusal, cors);
   }
   if (await byOwner()) return admit(playbackToken(subject, ttlS));
 
   const credential = credentialOf(req, policy);
   if (!credential) {
     const how = policy.type === "jwt" ? "a viewing token (?jwt= or the Livepeer-Jwt header)" : "an access key (?accessKey= or the Livepeer-Access-Key header)";
-    return deny(401, `this content is private: ${how} is needed`, cors);
+    return deny({ refusal: "credential-needed", reason: `this content is private: ${how} is needed` }, cors);
   }
   const verdict = policy.type === "jwt" ? await checkJwt(credential, content) : await askAccessWebhook(content.userId, policy, content.playbackId, credential);
-  if (!verdict.admitted) return deny(403, verdict.reason, cors);
+  if (!verdict.admitted) return deny(verdict, cors);
   return admit(playbackToken(subject, Math.min(verdict.ttlS ?? Infinity, ttlS)));
 }
 
@@ -106,13 +117,19 @@ export async function admitViewer(req: Request, content: GatedContent): Promise<
  * allowed site loaded it, and the frames around it, where the browser tells them, must all be
  * allowed too (a page of an allowed site framed by another is not).
  */
-function embeddingRefusal(req: Request, grant: string, content: GatedContent, allowed: readonly string[]): string | undefined {
+function embeddingRefusal(req: Request, grant: string, content: GatedContent, allowed: readonly string[]): Refused | undefined {
   const check = checkPlaybackToken(grant, embedSubject(content.playbackId));
-  if (check === "expired") return "this player page was opened too long ago: reload it";
-  if (check !== "valid") return "the player page's embed grant is not valid for this content";
+  // The viewer's link did not expire: the page only needs loading again.
+  if (check === "expired") return { refusal: "refused", reason: "this player page was opened too long ago: reload it" };
+  if (check !== "valid") return { refusal: "refused", reason: "the player page's embed grant is not valid for this content" };
   const outsider = outsideEmbedder(allowed, req.headers.get(EMBEDDERS_HEADER), (origin) => isOwnOrigin(origin, req.headers));
-  return outsider ? siteRefusal(outsider) : undefined;
+  return outsider ? notHere(siteRefusal(outsider)) : undefined;
 }
+
+/** Why a viewer is refused, and the detail. */
+type Refused = { refusal: ViewerRefusal; reason: string };
+
+const notHere = (reason: string): Refused => ({ refusal: "site-not-allowed", reason });
 
 function credentialOf(req: Request, policy: PlaybackPolicy): string | undefined {
   const url = new URL(req.url);
@@ -123,27 +140,28 @@ function credentialOf(req: Request, policy: PlaybackPolicy): string | undefined 
   return value?.trim() || undefined;
 }
 
-type Verdict = { admitted: true; ttlS?: number } | { admitted: false; reason: string };
+type Verdict = { admitted: true; ttlS?: number } | ({ admitted: false } & Refused);
 
 async function checkJwt(jwt: string, content: GatedContent): Promise<Verdict> {
+  const no = (reason: string): Verdict => ({ admitted: false, refusal: "refused", reason });
   let pub: unknown;
   try {
     pub = decodeJwt(jwt).pub;
   } catch {
-    return { admitted: false, reason: "the JWT is malformed" };
+    return no("the JWT is malformed");
   }
-  if (typeof pub !== "string" || pub.length > 1000) return { admitted: false, reason: "the JWT has no `pub` claim naming its signing key" };
+  if (typeof pub !== "string" || pub.length > 1000) return no("the JWT has no `pub` claim naming its signing key");
   const found = await verificationKey(content.userId, pub);
-  if (!found) return { admitted: false, reason: "the JWT is not signed by a signing key of this content's owner" };
-  if (found === "disabled") return { admitted: false, reason: "the JWT's signing key is disabled" };
+  if (!found) return no("the JWT is not signed by a signing key of this content's owner");
+  if (found === "disabled") return no("the JWT's signing key is disabled");
   try {
     const { payload } = await jwtVerify(jwt, found.key, { algorithms: ["ES256"], requiredClaims: ["exp", "sub"] });
-    if (payload.sub !== content.playbackId && !content.otherPlaybackIds?.includes(payload.sub!)) return { admitted: false, reason: "the JWT is for another playback id" };
-    if (payload.action !== undefined && payload.action !== "pull") return { admitted: false, reason: 'the JWT\'s action is not "pull"' };
+    if (payload.sub !== content.playbackId && !content.otherPlaybackIds?.includes(payload.sub!)) return no("the JWT is for another playback id");
+    if (payload.action !== undefined && payload.action !== "pull") return no('the JWT\'s action is not "pull"');
   } catch (err) {
-    if (err instanceof joseErrors.JWTExpired) return { admitted: false, reason: "the JWT expired" };
-    if (err instanceof joseErrors.JWTClaimValidationFailed) return { admitted: false, reason: `the JWT's ${err.claim} claim is not valid` };
-    return { admitted: false, reason: "the JWT's signature is not valid" };
+    if (err instanceof joseErrors.JWTExpired) return { admitted: false, refusal: "expired", reason: "the JWT expired" };
+    if (err instanceof joseErrors.JWTClaimValidationFailed) return no(`the JWT's ${err.claim} claim is not valid`);
+    return no("the JWT's signature is not valid");
   }
   markSigningKeySeen(found.id);
   return { admitted: true };
@@ -185,11 +203,13 @@ function privately(cacheControl: string | null): string {
   return /\b(private|no-store)\b/.test(cacheControl) ? cacheControl : `private, ${cacheControl}`;
 }
 
-function deny(status: 401 | 403, reason: string, corsOrigin: string | undefined): Admission {
+function denied({ refusal, reason }: Refused, playbackType: PlaybackType | undefined, corsOrigin: string | undefined): Admission {
   const headers = {
     "access-control-allow-origin": corsOrigin ?? "*",
     "cache-control": "no-store",
     ...(corsOrigin ? { vary: "Origin" } : {}),
+    ...(refusal === "check-unavailable" ? { "retry-after": String(CHECK_RETRY_AFTER_S) } : {}),
   };
-  return { ok: false, response: Response.json({ errors: [reason] }, { status, headers }) };
+  const body = { errors: [reason], refusal, ...(playbackType ? { type: playbackType } : {}) };
+  return { ok: false, response: Response.json(body, { status: REFUSAL_STATUS[refusal], headers }) };
 }

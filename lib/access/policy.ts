@@ -1,9 +1,7 @@
 import { invalid } from "@/lib/errors";
+import { ACCESS_CONTROL_EVENT } from "@/lib/webhooks/events";
 import { findWebhookRow } from "@/lib/webhooks/service";
 import type { PlaybackPolicy } from "./schema";
-
-/** The webhook event a webhook policy's receiver subscribes to (Livepeer's name). */
-export const ACCESS_CONTROL_EVENT = "playback.accessControl";
 
 /**
  * A policy as it may be stored for this user: a webhook policy names one of the user's

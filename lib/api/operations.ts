@@ -102,7 +102,7 @@ export const operations = {
   listTextTracks: { method: "GET", path: `/asset${Id}/text-tracks`, tag: "Assets", summary: "List an asset's caption tracks", auth: "user", status: 200, response: z.array(TextTrack), errors: [404] },
   deleteTextTrack: { method: "DELETE", path: `/asset${Id}/text-tracks/{trackId}`, tag: "Assets", summary: "Remove a caption track", auth: "user", status: 204, errors: [404] },
   // Playback
-  getPlaybackInfo: { method: "GET", path: "/playback/{playbackId}", tag: "Playback", summary: "Get playback info", auth: "none", status: 200, response: PlaybackInfo, errors: [401, 403, 404], cors: "public", cacheControl: "no-cache" },
+  getPlaybackInfo: { method: "GET", path: "/playback/{playbackId}", tag: "Playback", summary: "Get playback info", auth: "none", status: 200, response: PlaybackInfo, errors: [401, 403, 404, 503], cors: "public", cacheControl: "no-cache" },
   // Access control
   createSigningKey: { method: "POST", path: "/access-control/signing-key", tag: "Access control", summary: "Create a signing key", auth: "user", body: SigningKeyCreate, emptyBody: true, status: 200, response: SigningKeyCreated, errors: [400, 422] },
   listSigningKeys: { method: "GET", path: "/access-control/signing-key", tag: "Access control", summary: "List signing keys (public keys only)", auth: "user", status: 200, response: z.array(SigningKey) },
@@ -120,7 +120,7 @@ export const operations = {
   deleteWebhook: { method: "DELETE", path: `/webhook${Id}`, tag: "Webhooks", summary: "Delete a webhook", auth: "user", status: 200, response: Webhook, errors: [404] },
   listDeliveries: { method: "GET", path: `/webhook${Id}/log`, tag: "Webhooks", summary: "List delivery attempts", auth: "user", query: PageQuery, status: 200, response: WebhookDelivery, paged: true, errors: [404] },
   getDelivery: { method: "GET", path: `/webhook${Id}/log/{logId}`, tag: "Webhooks", summary: "One delivery attempt", auth: "user", status: 200, response: WebhookDelivery, errors: [404] },
-  resendDelivery: { method: "POST", path: `/webhook${Id}/log/{logId}/resend`, tag: "Webhooks", summary: "Resend a delivery", auth: "user", status: 202, response: QueuedDelivery, errors: [404] },
+  resendDelivery: { method: "POST", path: `/webhook${Id}/log/{logId}/resend`, tag: "Webhooks", summary: "Resend a delivery", auth: "user", status: 202, response: QueuedDelivery, errors: [400, 404] },
   testWebhook: { method: "POST", path: `/webhook${Id}/test`, tag: "Webhooks", summary: "Send a test event", auth: "user", body: WebhookTestRequest, status: 202, response: QueuedDelivery, errors: [404, 422] },
   // Users and keys
   signUp: { method: "POST", path: "/user", tag: "Users", summary: "Sign up", auth: "none", body: SignUp, status: 201, response: User, errors: [403, 422] },
@@ -135,7 +135,7 @@ export const operations = {
   getOpenApi: { method: "GET", path: "/openapi.json", tag: "Operations", summary: "This OpenAPI document", auth: "none", status: 200, cors: "public", raw: "an OpenAPI 3.1 document" },
   // Media nodes (internal)
   authorizePublish: { method: "POST", path: "/internal/media/publish", tag: "Media nodes", summary: "May this stream key publish? 403 says why not", auth: "media", body: PublishRequest, status: 200, response: PublishGrant, errors: [403, 422], internal: true },
-  mediaHeartbeat: { method: "POST", path: "/internal/media/heartbeat", tag: "Media nodes", summary: "A live session's counters and health; answers its targets and whether to stop", auth: "media", body: Heartbeat, status: 200, response: HeartbeatReply, errors: [422], internal: true },
+  mediaHeartbeat: { method: "POST", path: "/internal/media/heartbeat", tag: "Media nodes", summary: "A live session's counters (its epoch's totals so far) and health; answers its targets and whether to stop", auth: "media", body: Heartbeat, status: 200, response: HeartbeatReply, errors: [422], internal: true },
   mediaEvent: { method: "POST", path: "/internal/media/event", tag: "Media nodes", summary: "A session became ready, stored a source (DVR) or recording segment, ended, or a multistream target changed state; 409 once the node's epoch is not current (fenced)", auth: "media", body: SessionEvent, status: 204, errors: [409, 422], internal: true },
   mediaNodeBeat: { method: "POST", path: "/internal/media/node", tag: "Media nodes", summary: "A media node registers and heartbeats (every 2 s)", auth: "media", body: NodeBeat, status: 200, response: NodeBeatReply, errors: [422], internal: true },
   storeMediaObject: { method: "PUT", path: "/internal/media/object", tag: "Media nodes", summary: "A node without direct access to the bucket stores a live HLS file, live thumbnail or recording segment through the app", auth: "media", query: z.object({ key: z.string().regex(MEDIA_OBJECT_KEY, "not a live media key") }), status: 204, errors: [422], raw: "the file's bytes", internal: true },

@@ -5,8 +5,10 @@
  * its source URLs then carry a short-lived token of their own.
  */
 
+import { isViewerRefusal } from "@/lib/access/refusal";
 import { EMBED_GRANT_HEADER, EMBEDDERS_HEADER } from "@/lib/access/sites";
 import type { PlaybackInfo, PlaybackSource, PlaybackType } from "@/lib/playback/schema";
+import { kindOf, type NotPlaying } from "@/lib/playback/viewer-message";
 
 export type { PlaybackInfo, PlaybackType };
 
@@ -14,11 +16,7 @@ export type { PlaybackInfo, PlaybackType };
 export type Playback =
   | { status: "ready"; type: PlaybackType; live: boolean; src: string; format: MediaFormat; thumbnails?: string; poster?: string }
   | { status: "offline"; type: PlaybackType }
-  | { status: "not-found" }
-  /** Gated, and no credential was given. */
-  | { status: "private" }
-  /** Gated, and the credential was refused (expired, wrong key, the webhook said no). */
-  | { status: "refused"; reason?: string };
+  | Extract<NotPlaying, { status: "not-found" | "private" | "refused" | "unavailable" }>;
 
 /** What lets a viewer watch gated content: a JWT signed with one of the owner's keys, or an access key their webhook accepts. */
 export interface ViewerCredential {
@@ -97,17 +95,26 @@ export async function fetchPlayback(playbackId: string, credential: ViewerCreden
     signal,
   });
   if (res.status === 404) return { status: "not-found" };
-  if (res.status === 401) return { status: "private" };
-  if (res.status === 403) return { status: "refused", reason: await firstError(res) };
+  if (res.status === 401 || res.status === 403 || res.status === 503) {
+    const refused = await refusalOf(res);
+    if (refused) return refused;
+  }
   if (!res.ok) throw new Error(`playback info: ${res.status}`);
   return toPlayback((await res.json()) as PlaybackInfo);
 }
 
-async function firstError(res: Response): Promise<string | undefined> {
-  try {
-    const { errors } = (await res.json()) as { errors?: unknown };
-    return Array.isArray(errors) && typeof errors[0] === "string" ? errors[0] : undefined;
-  } catch {
-    return undefined;
+/** A refusal of gated content (lib/access/refusal.ts): why, what it refuses, the server's detail. */
+async function refusalOf(res: Response): Promise<Playback | undefined> {
+  const body = (await res.json().catch(() => ({}))) as { errors?: unknown; refusal?: unknown; type?: unknown };
+  const kind = body.type === "live" || body.type === "vod" || body.type === "recording" ? kindOf(body.type) : undefined;
+  const reason = Array.isArray(body.errors) && typeof body.errors[0] === "string" ? body.errors[0] : undefined;
+  if (!isViewerRefusal(body.refusal)) return res.status === 503 ? undefined : { status: "refused", refusal: "refused", kind, reason };
+  switch (body.refusal) {
+    case "credential-needed":
+      return { status: "private", kind };
+    case "check-unavailable":
+      return { status: "unavailable", kind };
+    default:
+      return { status: "refused", refusal: body.refusal, kind, reason };
   }
 }

@@ -41,14 +41,24 @@ export const IngestHealth = z.object({
 });
 export type IngestHealth = z.infer<typeof IngestHealth>;
 
-/** Sent every second while live; counters are increments since the previous heartbeat. */
-export const Heartbeat = z.object({
-  sessionId: z.string(),
-  epoch: z.number().int(),
+/**
+ * What a node has stored of a session's live output in its epoch: totals since the epoch began,
+ * not increments, so a report that is late, repeated or lost (a busy app, a timeout) neither
+ * counts twice nor loses anything: the next one, or the end, carries all of it.
+ */
+export const SegmentCounters = z.object({
   sourceSegments: z.number().int().min(0),
   transcodedSegments: z.number().int().min(0),
   sourceSegmentsDuration: z.number().min(0),
   transcodedSegmentsDuration: z.number().min(0),
+});
+export type SegmentCounters = z.infer<typeof SegmentCounters>;
+
+/** Sent every second while live (and while the ladder drains after the publisher left). */
+export const Heartbeat = z.object({
+  sessionId: z.string(),
+  epoch: z.number().int(),
+  ...SegmentCounters.shape,
   health: IngestHealth.optional(),
 });
 export type Heartbeat = z.infer<typeof Heartbeat>;
@@ -85,7 +95,8 @@ export const SessionEvent = z.discriminatedUnion("kind", [
     duration: z.number().min(0).max(600),
     startedAt: z.number().int(),
   }),
-  z.object({ kind: z.literal("ended"), ...ofSession }),
+  /** The broadcast ended on this node: with the epoch's final counters (none when it never started). */
+  z.object({ kind: z.literal("ended"), ...ofSession, counters: SegmentCounters.optional() }),
   /**
    * A multistream target's push changed state: an attempt started (connecting), it sends
    * (connected), it failed (error, with the next attempt in `retryInMs`), or it stopped

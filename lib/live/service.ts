@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { db } from "@/db/client";
 import { multistreamTargets, recordingSegments, sessions, streams } from "@/db/schema";
 import { config } from "@/lib/config";
@@ -11,7 +11,7 @@ import { notifyWebhooks } from "@/lib/webhooks/notify";
 import { conflict, Refusal } from "@/lib/errors";
 import { clearPushStates, recordPushState, type PushReport } from "@/lib/targets/live-state";
 import { liveSegmentStored } from "./dvr";
-import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant, SessionEvent } from "./schema";
+import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant, SegmentCounters, SessionEvent } from "./schema";
 
 /**
  * The app's side of live ingest: media nodes report what happens to a broadcast
@@ -72,6 +72,7 @@ export async function authorizePublish(streamKey: string, nodeId: string): Promi
             lastSeen: now,
             mediaNodeId: nodeId,
             epoch: sql`${sessions.epoch} + 1`,
+            epochCounters: null,
             keyGeneration: stream.keyGeneration,
           })
           .where(
@@ -122,7 +123,10 @@ async function loadSession(sessionId: string): Promise<{ session: SessionRow; st
 
 /** What a media node reports of a session it runs, under its epoch. */
 export async function sessionEvent(event: SessionEvent): Promise<void> {
-  if (event.kind === "ended") return sessionEnded(event.sessionId, { epoch: event.epoch, reason: "publisher-left" });
+  if (event.kind === "ended") {
+    if (event.counters) await countEpoch(event.sessionId, event.epoch, event.counters);
+    return sessionEnded(event.sessionId, { epoch: event.epoch, reason: "publisher-left" });
+  }
   await currentSession(event.sessionId, event.epoch);
   if (event.kind === "ready") await sessionReady(event.sessionId);
   else if (event.kind === "recorded") await recordingSegmentStored(event);
@@ -142,36 +146,48 @@ async function sessionReady(sessionId: string) {
 
 export async function heartbeat(beat: Heartbeat): Promise<HeartbeatReply> {
   const now = Date.now();
-  const increments = {
-    lastSeen: now,
-    sourceSegments: sql`${sessions.sourceSegments} + ${beat.sourceSegments}`,
-    transcodedSegments: sql`${sessions.transcodedSegments} + ${beat.transcodedSegments}`,
-    sourceSegmentsDuration: sql`${sessions.sourceSegmentsDuration} + ${beat.sourceSegmentsDuration}`,
-    transcodedSegmentsDuration: sql`${sessions.transcodedSegmentsDuration} + ${beat.transcodedSegmentsDuration}`,
-  };
-  const [session] = await db()
-    .update(sessions)
-    .set(increments)
-    .where(and(eq(sessions.id, beat.sessionId), eq(sessions.epoch, beat.epoch), eq(sessions.isActive, true)))
-    .returning();
+  const counted = await countEpoch(beat.sessionId, beat.epoch, beat);
   // Ended meanwhile (declared lost) or taken over by another node: this node must let go.
-  if (!session) return { stop: true, targets: [] };
+  if (!counted?.isActive) return { stop: true, targets: [] };
+  const [session] = await db().update(sessions).set({ lastSeen: now }).where(eq(sessions.id, beat.sessionId)).returning();
   if (beat.health) await recordHealth(session, beat.health);
-  const [stream] = await db()
-    .update(streams)
-    .set({
-      lastSeen: now,
-      health: beat.health ?? null,
-      sourceSegments: sql`${streams.sourceSegments} + ${beat.sourceSegments}`,
-      transcodedSegments: sql`${streams.transcodedSegments} + ${beat.transcodedSegments}`,
-      sourceSegmentsDuration: sql`${streams.sourceSegmentsDuration} + ${beat.sourceSegmentsDuration}`,
-      transcodedSegmentsDuration: sql`${streams.transcodedSegmentsDuration} + ${beat.transcodedSegmentsDuration}`,
-    })
-    .where(eq(streams.id, session.parentId))
-    .returning();
+  const [stream] = await db().update(streams).set({ lastSeen: now, health: beat.health ?? null }).where(eq(streams.id, session.parentId)).returning();
   // A rotated key cuts the broadcast published with the old one.
   const stop = !stream || stream.suspended || stream.deletedAt !== null || stream.keyGeneration !== session.keyGeneration;
   return { stop, targets: stop ? [] : await liveTargets(stream) };
+}
+
+const COUNTERS = ["sourceSegments", "transcodedSegments", "sourceSegmentsDuration", "transcodedSegmentsDuration"] as const;
+
+/**
+ * Adds what an epoch's node stored since its last report to the session's and the stream's
+ * counters. The node reports totals (SegmentCounters): what it reported before is subtracted, so
+ * a report that arrives late, twice or out of order adds nothing, and one that never arrived is
+ * made good by the next, or by the end. Counted while the epoch is the session's, even after the
+ * session was declared lost: those segments were stored. The session as it is now, if the epoch is its.
+ */
+async function countEpoch(sessionId: string, epoch: number, totals: SegmentCounters): Promise<SessionRow | undefined> {
+  return db().transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.id, sessionId), eq(sessions.epoch, epoch)))
+      .for("update");
+    if (!row) return undefined;
+    const before = row.epochCounters;
+    const added = Object.fromEntries(COUNTERS.map((k) => [k, Math.max(0, totals[k] - (before?.[k] ?? 0))])) as SegmentCounters;
+    if (COUNTERS.every((k) => added[k] === 0)) return row;
+    const reported = Object.fromEntries(COUNTERS.map((k) => [k, Math.max(totals[k], before?.[k] ?? 0)])) as SegmentCounters;
+    const plus = <T extends typeof sessions | typeof streams>(table: T) =>
+      Object.fromEntries(COUNTERS.map((k) => [k, sql`${table[k]} + ${added[k]}`])) as Record<(typeof COUNTERS)[number], SQL>;
+    const [session] = await tx
+      .update(sessions)
+      .set({ ...plus(sessions), epochCounters: reported })
+      .where(eq(sessions.id, sessionId))
+      .returning();
+    await tx.update(streams).set(plus(streams)).where(eq(streams.id, row.parentId));
+    return session;
+  });
 }
 
 async function recordingSegmentStored(segment: Extract<SessionEvent, { kind: "recorded" }>) {

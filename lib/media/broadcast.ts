@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { liveKey, liveThumbnailKey, recordingKey } from "@/lib/live/keys";
-import type { IngestHealth, LiveTarget, MultistreamPushState, PublishGrant } from "@/lib/live/schema";
+import type { IngestHealth, LiveTarget, MultistreamPushState, PublishGrant, SegmentCounters } from "@/lib/live/schema";
 import { Fenced, type AppClient } from "./app-client";
 import type { Feed } from "./feed";
 import { FeedProcess } from "./feed-process";
@@ -44,6 +44,8 @@ export interface BroadcastObserver {
 }
 
 const HEARTBEAT_MS = 1000;
+/** How many times the end of a broadcast is reported before the app is left to notice the silence. */
+const END_REPORT_ATTEMPTS = 4;
 /** A publisher that sends nothing this long is cut (a network black-hole raises no socket event). */
 const STALL_MS = 4000;
 /** Players may still fetch the last segments of a finished broadcast for a moment. */
@@ -74,7 +76,8 @@ export class Broadcast {
   private ending = false;
   private fenced = false;
   private ready = false;
-  private pending = { sourceSegments: 0, transcodedSegments: 0, sourceSegmentsDuration: 0, transcodedSegmentsDuration: 0 };
+  /** What this epoch stored so far: every heartbeat and the end carry these totals (SegmentCounters). */
+  private readonly counters: SegmentCounters = { sourceSegments: 0, transcodedSegments: 0, sourceSegmentsDuration: 0, transcodedSegmentsDuration: 0 };
   private lastBytes = 0;
   private lastProgressAt = Date.now();
   private health?: IngestHealth;
@@ -192,11 +195,11 @@ export class Broadcast {
   /** A stored live segment: counted, and once every rendition has one in the store, the stream is ready. */
   private counted(variant: number, duration: number) {
     if (variant === 0) {
-      this.pending.sourceSegments++;
-      this.pending.sourceSegmentsDuration += duration;
+      this.counters.sourceSegments++;
+      this.counters.sourceSegmentsDuration += duration;
     } else {
-      this.pending.transcodedSegments++;
-      this.pending.transcodedSegmentsDuration += duration;
+      this.counters.transcodedSegments++;
+      this.counters.transcodedSegmentsDuration += duration;
     }
   }
 
@@ -249,16 +252,30 @@ export class Broadcast {
       };
       this.lastBytes = bytes;
     }
-    const increments = this.pending;
-    this.pending = { sourceSegments: 0, transcodedSegments: 0, sourceSegmentsDuration: 0, transcodedSegmentsDuration: 0 };
     try {
-      const reply = await this.ctx.app.heartbeat({ ...this.session, ...increments, health: this.health });
+      // Totals: a beat that failed (or arrives late) is made good by the next one, or by the end.
+      const reply = await this.ctx.app.heartbeat({ ...this.session, ...this.counters, health: this.health });
       if (reply.stop) this.publisher.cut();
       else this.syncTargets(reply.targets);
     } catch (err) {
-      // counters are kept for the next beat
-      for (const k of Object.keys(increments) as (keyof typeof increments)[]) this.pending[k] += increments[k];
       console.error(`[media] heartbeat of ${this.grant.sessionId} failed:`, (err as Error).message);
+    }
+  }
+
+  /**
+   * The end, with the epoch's final counters (whatever heartbeats the app missed): tried a few
+   * times, since a busy app that misses it would end the session only when it notices the silence.
+   */
+  private async reportEnd() {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.ctx.app.event({ kind: "ended", ...this.session, counters: { ...this.counters } });
+      } catch (err) {
+        if (err instanceof Fenced || attempt === END_REPORT_ATTEMPTS) {
+          return console.error(`[media] reporting the end of ${this.grant.sessionId} failed:`, (err as Error).message);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+      }
     }
   }
 
@@ -330,13 +347,7 @@ export class Broadcast {
       for (const r of finished) if (r.status === "rejected") console.error(`[media] storing the end of ${this.grant.sessionId} failed:`, r.reason?.message);
     }
     this.timers.forEach((t) => clearInterval(t));
-    if (!this.fenced) {
-      const { sourceSegments, transcodedSegments } = this.pending;
-      if (sourceSegments || transcodedSegments) await this.ctx.app.heartbeat({ ...this.session, ...this.pending }).catch(() => undefined);
-      await this.ctx.app
-        .event({ kind: "ended", ...this.session })
-        .catch((err) => console.error(`[media] reporting the end of ${this.grant.sessionId} failed:`, err.message));
-    }
+    if (!this.fenced) await this.reportEnd();
     this.recording?.stop();
     await this.ladder.stop();
     // Retried: a child that was still exiting may write one last file while the folder is emptied.
@@ -404,6 +415,9 @@ class Push {
     const proc = runFfmpeg(this.broadcast.pushArgsFor(this.target, route), {
       env: route.env,
       onProgress: (p) => {
+        // Once per connection. A push being stopped (the end of the broadcast) still writes its
+        // last progress as it exits: that is no new connection.
+        if (this.over || proc !== this.proc) return;
         if (!this.connected && Number(p.out_time_us ?? 0) > 0) {
           clearTimeout(this.deadline);
           this.connected = true;

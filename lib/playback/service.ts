@@ -8,7 +8,7 @@ import { liveThumbnailKey } from "@/lib/live/keys";
 import { publicOrigin } from "@/lib/origin";
 import { objects } from "@/lib/storage";
 import type { StreamRow } from "@/lib/streams/service";
-import type { PlaybackInfo, PlaybackSource } from "./schema";
+import type { PlaybackInfo, PlaybackSource, PlaybackType } from "./schema";
 
 const HLS = { hrn: "HLS (TS)", type: "html5/application/vnd.apple.mpegurl" };
 const MP4 = { hrn: "MP4", type: "html5/video/mp4" };
@@ -30,7 +30,9 @@ export async function contentForPlayback(playbackId: string): Promise<GatedConte
   return (await streamForPlayback(playbackId)) ?? (await assetForPlayback(playbackId));
 }
 
-export const gatedContent = (playable: Playable): GatedContent => playable.stream ?? playable.asset;
+export const gatedContent = (playable: Playable): GatedContent => ({ ...(playable.stream ?? playable.asset), playbackType: playbackTypeOf(playable) });
+
+const playbackTypeOf = (playable: Playable): PlaybackType => (playable.stream ? "live" : playable.asset.source.type === "recording" ? "recording" : "vod");
 
 /**
  * Playback info of a live stream (a source while it is live), a recording or an asset;
@@ -40,7 +42,7 @@ export async function playbackInfo(playable: Playable, token?: string): Promise<
   const sources = playable.stream ? await liveSources(playable.stream) : await assetSources(playable.asset);
   const policy = gatedContent(playable).playbackPolicy;
   const source = token ? sources.map((s) => ({ ...s, url: withToken(s.url, token) })) : sources;
-  const type = playable.stream ? "live" : playable.asset.source.type === "recording" ? "recording" : "vod";
+  const type = playbackTypeOf(playable);
   const live = playable.stream ? (sources.length ? 1 : 0) : 0;
   return { type, meta: { live, source, ...(policy ? { playbackPolicy: policy } : {}) } };
 }

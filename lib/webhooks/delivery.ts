@@ -19,7 +19,8 @@ export interface AttemptResult {
 }
 
 const TIMEOUT_MS = 10_000;
-const RESPONSE_PREFIX = 1024;
+/** How much of a receiver's answer the log keeps. */
+export const RESPONSE_PREFIX = 1024;
 /** Waits between attempts: the first retry within seconds, the whole series past 15 minutes. */
 export const RETRY_SCHEDULE = ["1s", "5s", "30s", "2m", "5m", "10m"] as const;
 
@@ -67,8 +68,7 @@ export async function attemptDelivery(webhookId: string, data: WebhookEventData)
   }
   const durationMs = performance.now() - started;
 
-  const log = db().insert(webhookDeliveries).values({
-    id: newId(),
+  await recordAttempt({
     webhookId,
     userId: data.userId,
     eventId: data.eventId,
@@ -76,22 +76,52 @@ export async function attemptDelivery(webhookId: string, data: WebhookEventData)
     url: hook.url,
     requestHeaders: headers,
     requestBody: body,
-    responseStatus: result.status ?? null,
-    responseBody: responseBody ?? null,
+    responseStatus: result.status,
+    responseBody,
     durationMs,
     success: result.ok,
-    error: result.error ?? null,
+    error: result.error,
     createdAt: timestamp,
   });
+  return result;
+}
+
+/** One attempt as the delivery log shows it; the request as sent, but without secrets of a viewer. */
+export interface Attempt {
+  webhookId: string;
+  userId: string;
+  eventId: string;
+  event: WebhookEvent;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  responseStatus?: number;
+  /** The start of what the receiver answered (RESPONSE_PREFIX bytes at most). */
+  responseBody?: string;
+  durationMs: number;
+  success: boolean;
+  error?: string;
+  createdAt: number;
+}
+
+/**
+ * Logs an attempt (GET /webhook/{id}/log, the dashboard's webhook page) and keeps the webhook's
+ * status: every call to a receiver, event deliveries and playback access checks alike.
+ */
+export async function recordAttempt(attempt: Attempt): Promise<void> {
+  const { createdAt: timestamp } = attempt;
+  const log = db()
+    .insert(webhookDeliveries)
+    .values({ id: newId(), ...attempt, responseStatus: attempt.responseStatus ?? null, responseBody: attempt.responseBody ?? null, error: attempt.error ?? null });
   // Attempts may finish out of order: the newest attempt decides the webhook's status.
   const newest = sql`${timestamp} >= coalesce(${webhooks.lastTriggeredAt}, 0)`;
-  const failure = result.ok
+  const failure = attempt.success
     ? null
     : {
         timestamp,
-        ...(result.status ? { statusCode: result.status } : {}),
-        ...(result.error ? { error: result.error } : {}),
-        ...(responseBody ? { response: responseBody } : {}),
+        ...(attempt.responseStatus ? { statusCode: attempt.responseStatus } : {}),
+        ...(attempt.error ? { error: attempt.error } : {}),
+        ...(attempt.responseBody ? { response: attempt.responseBody } : {}),
       };
   const status = db()
     .update(webhooks)
@@ -99,8 +129,7 @@ export async function attemptDelivery(webhookId: string, data: WebhookEventData)
       lastTriggeredAt: sql`greatest(coalesce(${webhooks.lastTriggeredAt}, 0), ${timestamp})`,
       ...(failure ? { lastFailure: sql`CASE WHEN ${newest} THEN ${JSON.stringify(failure)}::jsonb ELSE ${webhooks.lastFailure} END` } : {}),
     })
-    .where(eq(webhooks.id, webhookId));
+    .where(eq(webhooks.id, attempt.webhookId));
   await Promise.all([log, status]);
-  return result;
 }
 

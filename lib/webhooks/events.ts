@@ -21,3 +21,6 @@ export const WEBHOOK_EVENTS = [
   "playback.accessControl",
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** A webhook playback policy's question about a viewer (Livepeer's name): logged, never queued or resent. */
+export const ACCESS_CONTROL_EVENT = "playback.accessControl" satisfies WebhookEvent;

@@ -7,7 +7,7 @@ import { pageOf, type Page, type PageQuery } from "@/db/pagination";
 import { newId, newSecret } from "@/lib/ids";
 import { privateHostReason } from "@/lib/net/guard";
 import type { WebhookEventData } from "@/inngest/events";
-import type { WebhookEvent } from "./events";
+import { ACCESS_CONTROL_EVENT, type WebhookEvent } from "./events";
 import { requestDelivery } from "./notify";
 import { sampleEvent } from "./samples";
 import type { Webhook, WebhookDelivery, WebhookInput } from "./schema";
@@ -116,6 +116,8 @@ export async function getDelivery(userId: string, webhookId: string, logId: stri
 /** Sends a logged event again: same event id, new timestamp and signature. */
 export async function resendDelivery(userId: string, webhookId: string, logId: string) {
   const row = await requireDelivery(userId, webhookId, logId);
+  // A viewer's access check answers that viewer, then: asked again, it would decide nothing.
+  if (row.event === ACCESS_CONTROL_EVENT) throw invalid("an access check is asked when a viewer comes to watch; it cannot be resent");
   const sent = JSON.parse(row.requestBody);
   const data: WebhookEventData = {
     eventId: row.eventId,

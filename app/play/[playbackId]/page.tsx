@@ -40,7 +40,7 @@ export default async function PlayPage({
   return (
     <main className="fixed inset-0 bg-black">
       {embed.refusal ? (
-        <PlaybackRefused reason={embed.refusal} />
+        <PlaybackRefused reason={embed.refusal} kind={embed.kind} />
       ) : (
         <Player
           playbackId={playbackId}
