@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { newAccount, type Api } from "../test/support/client";
-import { publish, rtmpUrl, streamActive, streamIdle, type Running } from "../test/support/media";
+import { broadcastFor, publish, rtmpUrl, type Running } from "../test/support/media";
 
 /**
  * A viewer arrives at the player page of a recorded stream whose show just ended, on a desktop
@@ -14,19 +14,12 @@ const SHOW_S = 4;
 let api: Api;
 let stream: { id: string; streamKey: string; playbackId: string };
 
-async function broadcast(seconds: number) {
-  const encoder = publish(rtmpUrl(stream.streamKey), { seconds });
-  await streamActive(api, stream.id);
-  expect(await encoder.exited, encoder.stderr()).toBe(0);
-  await streamIdle(api, stream.id);
-}
-
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   api = await newAccount();
   // A window long enough that the test sees the replay before the recording is processed.
   stream = (await api.post("stream", { name: `Evening show ${Date.now().toString(36)}`, record: true, reconnectWindow: 300 })).body;
-  await broadcast(SHOW_S);
+  await broadcastFor(api, stream, SHOW_S);
 });
 
 const prop = <T,>(video: Locator, read: (v: HTMLVideoElement) => T) => video.evaluate(read);

@@ -4,7 +4,7 @@ import { signAccessJwt } from "@livepeer/core/crypto";
 import { Livepeer } from "livepeer";
 import type { Session } from "@/lib/sessions/schema";
 import { BASE, newAccount, type Api } from "./support/client";
-import { decodes, ffprobe, publish, rtmpUrl, until } from "./support/media";
+import { broadcastFor, decodes, ffprobe, until } from "./support/media";
 
 /**
  * The reconnect window is the creator's choice per stream (Mux's `reconnectWindow`): a session
@@ -14,22 +14,6 @@ import { decodes, ffprobe, publish, rtmpUrl, until } from "./support/media";
 
 /** The suite's deployment default (scripts/test.ts). */
 const DEFAULT_WINDOW_S = Number(process.env.RECORDING_RECONNECT_WINDOW_S);
-
-/**
- * A broadcast of `seconds` of media, sent in real time until ffmpeg stops by itself; resolves once
- * its session ended (a busy machine may not even have made the stream active meanwhile).
- */
-async function broadcast(api: Api, stream: { id: string; streamKey: string }, seconds: number) {
-  const startedAt = Date.now();
-  const encoder = publish(rtmpUrl(stream.streamKey), { seconds });
-  assert.equal(await encoder.exited, 0, encoder.stderr());
-  const stoppedAt = Date.now();
-  await until("the broadcast's end", async () => {
-    const [latest] = await sessionsOf(api, stream.id);
-    return latest && !latest.isActive && latest.endedAt! >= startedAt;
-  }, 30_000);
-  return stoppedAt;
-}
 
 const sessionsOf = async (api: Api, streamId: string) => (await api.get(`stream/${streamId}/sessions`)).body as Session[];
 
@@ -69,7 +53,7 @@ describe("the reconnect window", { concurrency: false }, () => {
   test("0: the recording is finalized as soon as the encoder stops, and a publish after it is a new broadcast", async () => {
     const api = await newAccount();
     const stream = (await api.post("stream", { name: "no window", record: true, reconnectWindow: 0 })).body;
-    const stoppedAt = await broadcast(api, stream, 4);
+    const stoppedAt = await broadcastFor(api, stream, 4);
     const [ended] = await sessionsOf(api, stream.id);
     assert.equal(ended.reconnectWindow, 0);
 
@@ -85,14 +69,14 @@ describe("the reconnect window", { concurrency: false }, () => {
     console.log(`# recording ready ${Date.now() - stoppedAt} ms after the encoder stopped`);
     assert.ok(ready.mp4Url);
 
-    await broadcast(api, stream, 2);
+    await broadcastFor(api, stream, 2);
     assert.equal((await sessionsOf(api, stream.id)).length, 2, "nothing to reconnect to: a new session");
   });
 
   test("while it is open the recording plays whole and closed, the playback info offers it, and a reconnect continues it", async () => {
     const api = await newAccount();
     const stream = (await api.post("stream", { name: "with window", record: true, reconnectWindow: 120 })).body;
-    await broadcast(api, stream, 6);
+    await broadcastFor(api, stream, 6);
     const [waiting] = await sessionsOf(api, stream.id);
     assert.equal(waiting.recordingStatus, "waiting");
     assert.equal(waiting.reconnectWindow, 120);
@@ -117,7 +101,7 @@ describe("the reconnect window", { concurrency: false }, () => {
 
     // A later edit is for later broadcasts: this one keeps its 120 s.
     assert.equal((await api.patch(`stream/${stream.id}`, { reconnectWindow: 0 })).status, 204);
-    await broadcast(api, stream, 4);
+    await broadcastFor(api, stream, 4);
     const sessions = await sessionsOf(api, stream.id);
     assert.equal(sessions.length, 1, "the reconnect continued the same session");
     assert.equal(sessions[0].id, waiting.id);
@@ -133,7 +117,7 @@ describe("the reconnect window", { concurrency: false }, () => {
     const api = await newAccount();
     const key = (await api.post("access-control/signing-key")).body;
     const stream = (await api.post("stream", { name: "private show", record: true, reconnectWindow: 120, playbackPolicy: { type: "jwt" } })).body;
-    await broadcast(api, stream, 3);
+    await broadcastFor(api, stream, 3);
     // Made public after the broadcast: its recording stays as private as the broadcast was.
     assert.equal((await api.patch(`stream/${stream.id}`, { playbackPolicy: null })).status, 204);
 
