@@ -6,7 +6,7 @@ import { fromDashboard, signUp, unique } from "./accounts";
 const SHOTS = process.env.SCREENSHOT_DIR;
 
 async function shoot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
 }
 
 for (const [label, viewport] of [
@@ -27,6 +27,7 @@ for (const [label, viewport] of [
     const save = setting.getByRole("button", { name: "Save", exact: true });
     await expect(save, "nothing to save yet").toBeDisabled();
 
+    await field.scrollIntoViewIfNeeded();
     await field.fill("1801");
     await save.click();
     await expect(setting.getByRole("alert")).toContainText("at most 1800 seconds");

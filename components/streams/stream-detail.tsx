@@ -276,17 +276,12 @@ function ReconnectWindowSetting({ stream }: { stream: Stream }) {
       </label>
       <p id="reconnect-window-hint" className="text-sm text-zinc-500">
         If your encoder drops, reconnecting within this many seconds continues the same broadcast and recording. Then the recording is
-        finalized into a video; 0 finalizes it as soon as the encoder stops. A broadcast keeps the window it started with.
+        finalized (0: as soon as the encoder stops). A broadcast keeps the window it started with.
       </p>
       <div className="flex items-center gap-2">
-        <Input
-          id="reconnect-window"
-          inputMode="numeric"
-          aria-describedby="reconnect-window-hint"
-          className="w-24 tabular-nums"
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-        />
+        <div className="w-24">
+          <Input id="reconnect-window" inputMode="numeric" aria-describedby="reconnect-window-hint" className="tabular-nums" value={value} onChange={(e) => setValue(e.target.value)} />
+        </div>
         <span className="text-sm text-zinc-500">seconds</span>
         <Button type="submit" size="sm" variant="secondary" className="ml-auto" disabled={!changed} pending={update.isPending}>
           Save
