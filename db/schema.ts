@@ -105,6 +105,8 @@ export const streams = pgTable(
     multistreamTargets: jsonb("multistream_targets").$type<TargetRef[]>().notNull().default(sql`'[]'::jsonb`),
     /** Who may watch (live and recordings); null: anyone with the playback id. */
     playbackPolicy: jsonb("playback_policy").$type<PlaybackPolicy>(),
+    /** Seconds a recorded broadcast waits for its encoder to reconnect; null: the deployment's RECORDING_RECONNECT_WINDOW_S. */
+    reconnectWindow: integer("reconnect_window"),
     ...segmentCounters(),
     /** Ingest health of the current broadcast, from the media node's heartbeats. */
     health: jsonb("health").$type<IngestHealth>(),
@@ -141,6 +143,11 @@ export const sessions = pgTable(
      * recording is watched under until it becomes an asset, which inherits it.
      */
     playbackPolicy: jsonb("playback_policy").$type<PlaybackPolicy>(),
+    /**
+     * The reconnect window (seconds) its stream had when it started: how long after its end a
+     * publish continues it. Null only on sessions older than the setting (the deployment's default).
+     */
+    reconnectWindow: integer("reconnect_window"),
     /** When its HLS playlist first worked (stream.started). */
     readyAt: ms("ready_at"),
     mediaNodeId: text("media_node_id"),

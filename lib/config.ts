@@ -59,7 +59,11 @@ const ConfigSchema = z.object({
   RTMP_PORT: z.coerce.number().int().min(1).max(65535).default(1935),
   RTMP_HOST: z.string().min(1).default("0.0.0.0"),
   HLS_SEGMENT_S: z.coerce.number().min(1).max(10).default(2),
-  RECORDING_RECONNECT_WINDOW_S: z.coerce.number().min(0).max(86_400).default(360),
+  /**
+   * The reconnect window of streams that set none (`reconnectWindow`): seconds after a recorded
+   * broadcast ends in which a publish continues it. Mux's default: 60.
+   */
+  RECORDING_RECONNECT_WINDOW_S: z.coerce.number().int().min(0).max(1800).default(60),
   /** The last seconds of every live session (recorded or not) kept in the store to clip from, and kept this long after it ends. */
   LIVE_DVR_WINDOW_S: z.coerce.number().int().min(60).max(86_400).default(600),
   /** The longest clip POST /api/clip makes. */

@@ -62,9 +62,7 @@ function BroadcastPage({ session }: { session: Session }) {
                       <RecordingState session={session} />
                       <RecordingLinks session={session} />
                     </div>
-                    {session.recordingStatus === "waiting" && (
-                      <p className="text-xs text-zinc-500">The recording becomes an asset a few minutes after the broadcast ends (an encoder that reconnects meanwhile continues it).</p>
-                    )}
+                    {session.recordingStatus === "waiting" && <FinalizedWhen session={session} />}
                   </>
                 ) : (
                   <p className="text-zinc-500">This broadcast was not recorded: turn on Record on its stream for the next one.</p>
@@ -95,5 +93,18 @@ function BroadcastPage({ session }: { session: Session }) {
         }
       />
     </>
+  );
+}
+
+/** When a recording that waits for a reconnect becomes a video: its session's reconnect window after its end. */
+function FinalizedWhen({ session }: { session: Session }) {
+  const window = session.reconnectWindow ?? 0;
+  return (
+    <p className="text-xs text-zinc-500">
+      {window > 0
+        ? `An encoder that reconnects within ${formatDuration(window)} of the end continues this broadcast; then the recording is processed into a video.`
+        : "The recording is being processed into a video."}{" "}
+      It can be watched already.
+    </p>
   );
 }

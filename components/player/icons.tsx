@@ -90,6 +90,14 @@ export const OfflineIcon = (p: IconProps) => (
   </Stroke>
 );
 
+/** A counter-clockwise arrow around the clock: a broadcast to watch again. */
+export const ReplayIcon = (p: IconProps) => (
+  <Stroke {...p}>
+    <path d="M3 12a9 9 0 1 0 3-6.7L3 8" />
+    <path d="M3 3v5h5M12 7v5l3 2" />
+  </Stroke>
+);
+
 export const AlertIcon = (p: IconProps) => (
   <Stroke {...p}>
     <circle cx="12" cy="12" r="10" />

@@ -1,9 +1,9 @@
 "use client";
 
-import type { ComponentType, ReactNode } from "react";
+import { useEffect, useState, type ComponentType, type ReactNode } from "react";
 import { withoutToken, type ViewerCredential } from "@/lib/client/playback";
 import { viewerMessage, type ContentKind } from "@/lib/playback/viewer-message";
-import { AlertIcon, LockIcon, OfflineIcon, Spinner } from "./icons";
+import { AlertIcon, LockIcon, OfflineIcon, PlayIcon, ReplayIcon, Spinner } from "./icons";
 import { usePlayback, type PlaybackState } from "./use-playback";
 import { VideoPlayer } from "./video-player";
 
@@ -23,15 +23,18 @@ export interface PlayerProps {
 /**
  * The viewer's player for a playback ID, live or on demand: it asks the server what there
  * is to play, plays it, and while a stream is offline says so and starts by itself when
- * the broadcast begins. Fills its positioned parent; no cookies, no dashboard code, so it
- * also works inside an iframe on any site.
+ * the broadcast begins; between broadcasts it offers the replay of the last one, if it was
+ * recorded. Fills its positioned parent; no cookies, no dashboard code, so it also works
+ * inside an iframe on any site.
  */
 export function Player({ playbackId, autoPlay = true, muted = true, className = "", credential, title, pageShortcuts }: PlayerProps) {
   const { playback, refresh } = usePlayback(playbackId, credential);
+  const replay = useChosenReplay(playback);
+  const status = replay.src ? "replay" : playback.status;
   return (
     <div
       data-testid="player"
-      data-status={playback.status}
+      data-status={status}
       className={`absolute inset-0 overflow-hidden bg-black text-white scheme-light [container-type:size] ${className}`}
     >
       {playback.status === "ready" ? (
@@ -49,11 +52,28 @@ export function Player({ playbackId, autoPlay = true, muted = true, className = 
           muted={muted}
           onFatal={refresh}
         />
+      ) : replay.src ? (
+        // Asked for with a click: it starts at once, with sound.
+        <VideoPlayer key={withoutToken(replay.src)} src={replay.src} live={false} title={title} pageShortcuts={pageShortcuts} autoPlay muted={false} onFatal={refresh} />
       ) : (
-        <PlayerMessage playback={playback} />
+        <PlayerMessage playback={playback} onWatchReplay={replay.watch} />
       )}
     </div>
   );
+}
+
+/**
+ * The replay the viewer chose to watch, kept while the stream stays between broadcasts: a later
+ * answer may name the recording's asset instead, which would start it over (a fresh playback
+ * token for the same URL is taken). The stream going live again (or the replay going away) ends it.
+ */
+function useChosenReplay(playback: PlaybackState) {
+  const [src, setSrc] = useState<string>();
+  const offered = playback.status === "ended" ? playback.replay : undefined;
+  useEffect(() => {
+    setSrc((chosen) => (chosen && offered ? (withoutToken(chosen) === withoutToken(offered) ? offered : chosen) : undefined));
+  }, [offered]);
+  return { src: offered ? src : undefined, watch: () => setSrc(offered) };
 }
 
 /** The player's refusal, for the page to show when it already knows (another site framing it). */
@@ -65,10 +85,10 @@ export function PlaybackRefused({ reason, kind }: { reason: string; kind?: Conte
   );
 }
 
-const ICONS = { offline: OfflineIcon, alert: AlertIcon, lock: LockIcon };
+const ICONS = { offline: OfflineIcon, alert: AlertIcon, lock: LockIcon, replay: ReplayIcon };
 
 /** What the player says instead of playing; the words are lib/playback/viewer-message.ts's. */
-function PlayerMessage({ playback }: { playback: Exclude<PlaybackState, { status: "ready" }> }) {
+function PlayerMessage({ playback, onWatchReplay }: { playback: Exclude<PlaybackState, { status: "ready" }>; onWatchReplay?: () => void }) {
   const { icon, title, hint } = viewerMessage(playback);
   if (icon === "spinner")
     return (
@@ -84,6 +104,16 @@ function PlayerMessage({ playback }: { playback: Exclude<PlaybackState, { status
           <span className="size-1.5 animate-pulse rounded-full bg-white/50" />
           Waiting for the broadcast
         </p>
+      )}
+      {playback.status === "ended" && (
+        <button
+          type="button"
+          onClick={onWatchReplay}
+          className="mt-4 inline-flex items-center gap-2 rounded-full bg-white px-4 py-2 text-sm font-semibold text-zinc-900 shadow-sm transition hover:bg-white/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white @md:mt-5 @md:px-5 @md:py-2.5 @md:text-base"
+        >
+          <PlayIcon className="size-4 @md:size-5" />
+          Watch the replay
+        </button>
       )}
     </Message>
   );

@@ -12,7 +12,7 @@ const same = (a: PlaybackState, b: PlaybackState) => JSON.stringify(a) === JSON.
 
 /**
  * A playback ID's state, kept current: asked again every few seconds while the stream is
- * offline (to start when it goes live) or live (to notice the end), and not again once a
+ * offline or between broadcasts (to start when it goes live) or live (to notice the end), and not again once a
  * video on demand is playable, or known to be private or refused (while the owner's access check
  * is unavailable, it asks again). `refresh` asks at once, e.g. when the
  * media stops loading (its playback token may have expired: the answer brings a fresh one).
@@ -26,9 +26,9 @@ export function usePlayback(playbackId: string, { jwt, accessKey, session, embed
     let inflight: AbortController | undefined;
     let disposed = false;
 
-    // One failed check does not stop a video that is playing: its own loading retries.
+    // One failed check does not stop a video (or a replay) that is playing: its own loading retries.
     const update = (next: PlaybackState) =>
-      setPlayback((prev) => (same(prev, next) || (next.status === "unreachable" && prev.status === "ready") ? prev : next));
+      setPlayback((prev) => (same(prev, next) || (next.status === "unreachable" && (prev.status === "ready" || prev.status === "ended")) ? prev : next));
 
     const check = async () => {
       clearTimeout(timer);

@@ -10,6 +10,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm";
 import { CopyField } from "@/components/ui/copy";
 import { DangerZone, DetailColumns, DetailHeader, DetailPage, DetailsCard, LabeledValue } from "@/components/ui/detail-page";
+import { Input } from "@/components/ui/field";
 import { FormFooter } from "@/components/ui/form-footer";
 import { AlertIcon, BroadcastIcon, ExternalLinkIcon, KeyIcon, LayersIcon, PauseIcon, PencilIcon } from "@/components/ui/icons";
 import { Modal, ModalBody } from "@/components/ui/modal";
@@ -237,6 +238,7 @@ function SettingsCard({ stream, live }: { stream: Stream; live: boolean }) {
           checked={stream.record}
           onChange={(record) => update.mutate({ record })}
         />
+        <ReconnectWindowSetting stream={stream} />
         <Switch
           label="Suspend"
           description="Refuse broadcasts with this key, for example if it leaked."
@@ -259,6 +261,50 @@ function SettingsCard({ stream, live }: { stream: Stream; live: boolean }) {
         </p>
       </ConfirmDialog>
     </Card>
+  );
+}
+
+/**
+ * How long a recorded broadcast waits for its encoder to come back before its recording is
+ * finalized: saved on its own (a number typed is not a choice made until saved).
+ */
+function ReconnectWindowSetting({ stream }: { stream: Stream }) {
+  const update = useUpdateStream(stream.id);
+  const saved = stream.reconnectWindow ?? 0;
+  const [value, setValue] = useState(String(saved));
+  const [localError, setLocalError] = useState<Error | null>(null);
+  const changed = value.trim() !== String(saved);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // The range is the API's to say (its answer shows here).
+    if (!/^\d{1,6}$/.test(value.trim())) {
+      setLocalError(new Error("The reconnect window is a whole number of seconds."));
+      return;
+    }
+    const seconds = Number(value.trim());
+    setLocalError(null);
+    update.mutate({ reconnectWindow: seconds }, { onSuccess: () => setValue(String(seconds)) });
+  };
+  return (
+    <form onSubmit={submit} noValidate className="space-y-2">
+      <label htmlFor="reconnect-window" className="text-sm font-medium text-zinc-900">
+        Reconnect window
+      </label>
+      <p id="reconnect-window-hint" className="text-sm text-zinc-500">
+        If your encoder drops, reconnecting within this many seconds continues the same broadcast and recording. Then the recording is
+        finalized (0: as soon as the encoder stops). A broadcast keeps the window it started with.
+      </p>
+      <div className="flex items-center gap-2">
+        <div className="w-24">
+          <Input id="reconnect-window" inputMode="numeric" aria-describedby="reconnect-window-hint" className="tabular-nums" value={value} onChange={(e) => setValue(e.target.value)} />
+        </div>
+        <span className="text-sm text-zinc-500">seconds</span>
+        <Button type="submit" size="sm" variant="secondary" className="ml-auto" disabled={!changed} pending={update.isPending}>
+          Save
+        </Button>
+      </div>
+      <FormErrors error={localError ?? update.error} />
+    </form>
   );
 }
 

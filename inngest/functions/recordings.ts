@@ -1,12 +1,11 @@
-import { config } from "@/lib/config";
-import { recordingFailed, recordingPlayable, recordingToAsset, sessionStillEnded } from "@/lib/live/recordings";
+import { recordingFailed, recordingPlayable, recordingToAsset, reconnectDeadline, sessionStillEnded } from "@/lib/live/recordings";
 import { inngest } from "../client";
 import { recordingEnded } from "../events";
 import { ladderSteps, playableSteps } from "./assets";
 
 /**
- * A recorded session ended: wait out the reconnect window (a publish within it
- * continues the same session), then turn the recording into an asset, processed
+ * A recorded session ended: wait out its reconnect window (a publish within it
+ * continues the same session; 0: none), then turn the recording into an asset, processed
  * as an upload is. The recording is announced (`recording.ready`) once its asset
  * plays, not when its file is made: a receiver can play what it is told of.
  */
@@ -21,7 +20,8 @@ export const finalizeRecording = inngest.createFunction(
   },
   async ({ event, step }) => {
     const { sessionId, endedAt } = event.data;
-    await step.sleepUntil("reconnect window", new Date(endedAt + config().RECORDING_RECONNECT_WINDOW_S * 1000));
+    const deadline = await step.run("its reconnect window", () => reconnectDeadline(sessionId, endedAt));
+    await step.sleepUntil("reconnect window", new Date(deadline));
     if (!(await step.run("check for a reconnect", () => sessionStillEnded(sessionId, endedAt)))) {
       return { resumed: true };
     }

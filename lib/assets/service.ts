@@ -52,6 +52,9 @@ export function serializeRendition(r: RenditionRow, playbackId: string): AssetRe
   });
 }
 
+/** An asset's HLS (its renditions' master playlist), once it has one. */
+export const assetHlsUrl = (playbackId: string) => `${publicOrigin()}/asset/${playbackId}/hls/index.m3u8`;
+
 /** `renditions` only where they were read (GET /asset/{id}, asset.updated): lists leave them out. */
 export function serializeAsset(row: AssetRow, { renditions }: { renditions?: AssetRendition[] } = {}): Asset {
   const ready = row.phase === "ready";
@@ -76,7 +79,7 @@ export function serializeAsset(row: AssetRow, { renditions }: { renditions?: Ass
     hash: row.hash,
     videoSpec: row.videoSpec as Asset["videoSpec"] | null,
     storage: row.storage as Asset["storage"] | null,
-    playbackUrl: ready && row.files?.hls ? `${publicOrigin()}/asset/${row.playbackId}/hls/index.m3u8` : undefined,
+    playbackUrl: ready && row.files?.hls ? assetHlsUrl(row.playbackId) : undefined,
     downloadUrl: ready && row.files?.source ? `${cdnOrigin()}/asset/${row.playbackId}/video` : undefined,
     playbackPolicy: row.playbackPolicy,
     renditions,

@@ -16,6 +16,8 @@ export type { PlaybackInfo, PlaybackType };
 export type Playback =
   | { status: "ready"; type: PlaybackType; live: boolean; src: string; format: MediaFormat; thumbnails?: string; poster?: string }
   | { status: "offline"; type: PlaybackType }
+  /** A stream between broadcasts whose latest one was recorded: its replay (HLS) can be watched. */
+  | { status: "ended"; type: PlaybackType; replay: string }
   | Extract<NotPlaying, { status: "not-found" | "private" | "refused" | "unavailable" }>;
 
 /** What lets a viewer watch gated content: a JWT signed with one of the owner's keys, or an access key their webhook accepts. */
@@ -68,8 +70,12 @@ export function pickSource(info: PlaybackInfo): { src: string; format: MediaForm
 export function toPlayback(info: PlaybackInfo): Playback {
   const source = pickSource(info);
   const live = info.meta.live === 1;
-  // A live stream without a broadcast has nothing to play, whatever sources are listed.
-  if (!source || (info.type === "live" && !live)) return { status: "offline", type: info.type };
+  // A live stream without a broadcast has nothing live to play, whatever sources are listed; the replay of its last one, maybe.
+  if (info.type === "live" && !live) {
+    const replay = info.meta.dvrPlayback?.find((r) => r.url)?.url;
+    return replay ? { status: "ended", type: info.type, replay } : { status: "offline", type: info.type };
+  }
+  if (!source) return { status: "offline", type: info.type };
   // The WebVTT seek-preview track of a video on demand, when it has one.
   const thumbnails = info.meta.source?.find((s) => s.hrn === "Thumbnails" && /vtt/i.test(s.type))?.url;
   // An asset's poster; a live stream's latest frame.

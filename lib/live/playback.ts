@@ -1,9 +1,11 @@
-import { and, asc, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, type SQL } from "drizzle-orm";
 import { text } from "node:stream/consumers";
 import { db } from "@/db/client";
 import { assets, recordingSegments, sessions, streams } from "@/db/schema";
 import type { GatedContent } from "@/lib/access/gate";
 import { recordingContent } from "@/lib/access/recording";
+import { assetHlsUrl } from "@/lib/assets/service";
+import { recordingPlaylistUrl } from "@/lib/sessions/service";
 import { objects } from "@/lib/storage";
 import { liveKey, recordingKey } from "./keys";
 
@@ -57,23 +59,53 @@ export async function streamOfSession(playbackId: string, sessionId: string) {
   return row;
 }
 
-/** A session's recording as the gate sees it (lib/access/recording.ts), or undefined for no such session or one taken down. */
-export async function recordingOf(sessionId: string): Promise<GatedContent | undefined> {
+/** A session's recording with what its gate needs (lib/access/recording.ts): the newest session that `where` picks. */
+async function recordingRow(where: SQL) {
   const [row] = await db()
     .select({
+      sessionId: sessions.id,
       live: sessions.isActive,
+      record: sessions.record,
+      recordingStatus: sessions.recordingStatus,
       endedUnder: sessions.playbackPolicy,
       stream: { playbackId: streams.playbackId, userId: streams.userId, playbackPolicy: streams.playbackPolicy },
-      asset: { playbackId: assets.playbackId, playbackPolicy: assets.playbackPolicy, purgedAt: assets.purgedAt },
+      asset: { playbackId: assets.playbackId, playbackPolicy: assets.playbackPolicy, purgedAt: assets.purgedAt, deletedAt: assets.deletedAt, phase: assets.phase, files: assets.files },
     })
     .from(sessions)
     .innerJoin(streams, eq(sessions.parentId, streams.id))
     .leftJoin(assets, eq(assets.id, sessions.assetId))
-    .where(eq(sessions.id, sessionId))
+    .where(where)
+    .orderBy(desc(sessions.createdAt))
     .limit(1);
+  return row;
+}
+
+/** A session's recording as the gate sees it (lib/access/recording.ts), or undefined for no such session or one taken down. */
+export async function recordingOf(sessionId: string): Promise<GatedContent | undefined> {
+  const row = await recordingRow(eq(sessions.id, sessionId));
   // Its asset taken down (DELETE /asset/{id}?purge=true): the same content, gone from every path.
   if (!row || row.asset?.purgedAt) return undefined;
-  return recordingContent({ sessionId, ...row, asset: row.asset ?? undefined });
+  return recordingContent({ ...row, asset: row.asset ?? undefined });
+}
+
+/**
+ * The replay of a stream's latest broadcast, if it was recorded: what plays it (the session's
+ * recording playlist while the broadcast is on, during its reconnect window and while its asset is
+ * processed; the asset's HLS, with its renditions, once it plays) and the gate of that URL, which
+ * is the recording's. None for a broadcast not recorded, a recording that failed, or one whose
+ * asset was deleted.
+ */
+export async function latestRecording(streamId: string): Promise<{ url: string; content: GatedContent } | undefined> {
+  const row = await recordingRow(eq(sessions.parentId, streamId));
+  if (!row?.record || !(row.live || row.recordingStatus === "waiting" || row.recordingStatus === "ready")) return undefined;
+  const { asset } = row;
+  if (asset?.deletedAt || asset?.purgedAt) return undefined;
+  const content = recordingContent({ ...row, asset: asset ?? undefined });
+  if (asset?.phase === "ready" && asset.files?.hls) {
+    // The asset's URLs take tokens bound to its playback id, as /asset/<playbackId>/... checks them.
+    return { url: assetHlsUrl(asset.playbackId), content: { ...content, tokenSubject: undefined } };
+  }
+  return { url: recordingPlaylistUrl(row.sessionId), content };
 }
 
 /**

@@ -8,11 +8,17 @@ import { failAsset, sourceArrived, storeSource } from "@/lib/assets/pipeline";
 import { assetById, createAsset, serializeAsset } from "@/lib/assets/service";
 import { newId } from "@/lib/ids";
 import { runFfmpeg } from "@/lib/media/ffmpeg";
-import { serializeSession } from "@/lib/sessions/service";
+import { reconnectWindowOf, serializeSession } from "@/lib/sessions/service";
 import { serializeStream } from "@/lib/streams/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import { objects } from "@/lib/storage";
 import { recordedSegments } from "./playback";
+
+/** When the reconnect window of a session that ended at `endedAt` closes (ms). */
+export async function reconnectDeadline(sessionId: string, endedAt: number): Promise<number> {
+  const session = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionId), columns: { reconnectWindow: true } });
+  return endedAt + (session ? reconnectWindowOf(session) : 0) * 1000;
+}
 
 /**
  * After a recorded session ends and its reconnect window passes with no

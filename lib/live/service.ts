@@ -1,10 +1,9 @@
 import { and, count, desc, eq, gte, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { db } from "@/db/client";
 import { multistreamTargets, recordingSegments, sessions, streams } from "@/db/schema";
-import { config } from "@/lib/config";
 import { liveSessionEnded, recordingEnded } from "@/inngest/events";
 import { emit } from "@/lib/jobs/emit";
-import { createSession, serializeSession, type SessionRow } from "@/lib/sessions/service";
+import { createSession, reconnectWindowOf, serializeSession, type SessionRow } from "@/lib/sessions/service";
 import { recordHealth } from "@/lib/sessions/health";
 import { serializeStream, type StreamRow } from "@/lib/streams/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
@@ -44,7 +43,7 @@ async function liveTargets(stream: StreamRow): Promise<LiveTarget[]> {
  * A publish with a stream key: refused for unknown, suspended or deleted streams
  * and while another broadcast of the stream is live, on any node (the stream row
  * is locked while deciding, so two nodes asking at once cannot both win); a
- * recorded session that ended within RECORDING_RECONNECT_WINDOW_S continues,
+ * recorded session that ended within its reconnect window continues,
  * otherwise a session starts. Either way the session's epoch goes up: the node
  * that had it before is fenced off.
  */
@@ -61,8 +60,15 @@ export async function authorizePublish(streamKey: string, nodeId: string): Promi
     if (live) throw new PublishRefused("stream is already live");
 
     const now = Date.now();
-    const windowStart = now - config().RECORDING_RECONNECT_WINDOW_S * 1000;
-    const [resumable] = stream.record
+    const latest = await tx.query.sessions.findFirst({ where: eq(sessions.parentId, stream.id), orderBy: desc(sessions.createdAt) });
+    // Within the session's own window: the one its stream had when it started (a later edit does not change it).
+    const resumes =
+      stream.record &&
+      latest?.record &&
+      latest.recordingStatus === "waiting" &&
+      latest.endedAt !== null &&
+      latest.endedAt >= now - reconnectWindowOf(latest) * 1000;
+    const [resumable] = resumes
       ? await tx
           .update(sessions)
           .set({
@@ -75,14 +81,7 @@ export async function authorizePublish(streamKey: string, nodeId: string): Promi
             epochCounters: null,
             keyGeneration: stream.keyGeneration,
           })
-          .where(
-            and(
-              eq(sessions.id, sql`(SELECT id FROM sessions WHERE parent_id = ${stream.id} ORDER BY created_at DESC LIMIT 1)`),
-              eq(sessions.record, true),
-              eq(sessions.recordingStatus, "waiting"),
-              gte(sessions.endedAt, windowStart),
-            ),
-          )
+          .where(and(eq(sessions.id, latest.id), eq(sessions.isActive, false), eq(sessions.recordingStatus, "waiting")))
           .returning()
       : [];
     const session = resumable ?? (await createSession(stream, { mediaNodeId: nodeId, epoch: 1 }, tx));

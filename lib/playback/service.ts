@@ -1,16 +1,16 @@
 import { notFound, Refusal } from "@/lib/errors";
-import type { GatedContent } from "@/lib/access/gate";
+import { admitViewer, type GatedContent } from "@/lib/access/gate";
 import { withToken } from "@/lib/access/token";
 import { assetForPlayback } from "@/lib/assets/files";
 import { mp4Url, renditionsOf, serializeAsset, type AssetRow } from "@/lib/assets/service";
-import { liveSessionOf, streamForPlayback } from "@/lib/live/playback";
+import { latestRecording, liveSessionOf, streamForPlayback } from "@/lib/live/playback";
 import { liveThumbnailKey } from "@/lib/live/keys";
 import { publicOrigin } from "@/lib/origin";
 import { objects } from "@/lib/storage";
 import type { StreamRow } from "@/lib/streams/service";
-import type { PlaybackInfo, PlaybackSource, PlaybackType } from "./schema";
+import type { DvrPlayback, PlaybackInfo, PlaybackSource, PlaybackType } from "./schema";
 
-const HLS = { hrn: "HLS (TS)", type: "html5/application/vnd.apple.mpegurl" };
+const HLS = { hrn: "HLS (TS)", type: "html5/application/vnd.apple.mpegurl" } as const;
 const MP4 = { hrn: "MP4", type: "html5/video/mp4" };
 const JPEG = { hrn: "Thumbnail (JPEG)", type: "image/jpeg" };
 
@@ -35,16 +35,31 @@ export const gatedContent = (playable: Playable): GatedContent => ({ ...(playabl
 const playbackTypeOf = (playable: Playable): PlaybackType => (playable.stream ? "live" : playable.asset.source.type === "recording" ? "recording" : "vod");
 
 /**
- * Playback info of a live stream (a source while it is live), a recording or an asset;
- * for gated content, every URL carries the admitted viewer's playback token.
+ * Playback info of a live stream (a source while it is live, and the replay of its latest
+ * broadcast), a recording or an asset; for gated content, every URL carries the admitted
+ * viewer's playback token (`token`, the admission of `req`).
  */
-export async function playbackInfo(playable: Playable, token?: string): Promise<PlaybackInfo> {
+export async function playbackInfo(req: Request, playable: Playable, token?: string): Promise<PlaybackInfo> {
   const sources = playable.stream ? await liveSources(playable.stream) : await assetSources(playable.asset);
   const policy = gatedContent(playable).playbackPolicy;
   const source = token ? sources.map((s) => ({ ...s, url: withToken(s.url, token) })) : sources;
   const type = playbackTypeOf(playable);
   const live = playable.stream ? (sources.length ? 1 : 0) : 0;
-  return { type, meta: { live, source, ...(policy ? { playbackPolicy: policy } : {}) } };
+  const dvrPlayback = playable.stream && (await replayOf(req, playable.stream));
+  return { type, meta: { live, source, ...(policy ? { playbackPolicy: policy } : {}), ...(dvrPlayback ? { dvrPlayback } : {}) } };
+}
+
+/**
+ * Livepeer's meta.dvrPlayback: the recording of the stream's latest broadcast, for a viewer its
+ * own policy admits (which may differ from the stream's now: lib/access/recording.ts), with
+ * a playback token of the recording's where it is gated. None for a viewer it refuses.
+ */
+async function replayOf(req: Request, stream: StreamRow): Promise<DvrPlayback[] | undefined> {
+  const recording = await latestRecording(stream.id);
+  if (!recording) return undefined;
+  const admission = await admitViewer(req, recording.content);
+  if (!admission.ok) return undefined;
+  return [{ ...HLS, url: admission.token ? withToken(recording.url, admission.token) : recording.url }];
 }
 
 async function liveSources(stream: StreamRow): Promise<PlaybackSource[]> {

@@ -10,6 +10,8 @@ export const kindOf = (type: PlaybackType): ContentKind => (type === "live" ? "s
 export type NotPlaying =
   | { status: "loading" }
   | { status: "offline" }
+  /** A stream between broadcasts whose latest one can be watched again. */
+  | { status: "ended" }
   | { status: "not-found" }
   | { status: "unreachable" }
   /** Gated, and no credential was given. */
@@ -20,7 +22,7 @@ export type NotPlaying =
   | { status: "unavailable"; kind?: ContentKind };
 
 export interface ViewerMessage {
-  icon: "spinner" | "offline" | "alert" | "lock";
+  icon: "spinner" | "offline" | "alert" | "lock" | "replay";
   title: string;
   hint: string;
 }
@@ -36,6 +38,8 @@ export function viewerMessage(state: NotPlaying): ViewerMessage {
       return { icon: "spinner", title: "Loading…", hint: "" };
     case "offline":
       return { icon: "offline", title: "This stream is offline", hint: "It will start playing here as soon as the broadcast begins." };
+    case "ended":
+      return { icon: "replay", title: "The broadcast has ended", hint: "Watch it again now. The next broadcast starts playing here by itself." };
     case "not-found":
       return { icon: "alert", title: "Nothing to play here", hint: "The link may be wrong, or the stream or video has been deleted." };
     case "unreachable":

@@ -24,6 +24,10 @@ export const Session = z
     recordingUrl: z.string().optional(),
     mp4Url: z.string().optional(),
     endedAt: z.number().optional().describe("Castline addition: when the broadcast ended"),
+    reconnectWindow: z
+      .number()
+      .optional()
+      .describe("Castline addition, recorded sessions: seconds after endedAt in which a publish continues this session and recording (its stream's reconnectWindow when it started); then the recording is finalized"),
     assetId: z.string().optional().describe("Castline addition: the asset its recording becomes"),
     recordingPlaybackId: z.string().optional().describe("Castline addition: the playback id of the recording's asset, once it exists (/play/{playbackId})"),
     clippable: z

@@ -6,6 +6,7 @@ import { notFound } from "@/lib/errors";
 import { pageWindow, toPage, type Page, type PageQuery, type Sort } from "@/db/pagination";
 import { NEWEST_FIRST } from "@/lib/api/list-query";
 import { clippableRange, timelineRanges } from "@/lib/clips/timeline";
+import { config } from "@/lib/config";
 import { newId } from "@/lib/ids";
 import { publicOrigin } from "@/lib/origin";
 import type { Stream } from "@/lib/streams/schema";
@@ -20,6 +21,9 @@ interface SessionExtras {
   recordingPlaybackId?: string | null;
   clippable?: Session["clippable"];
 }
+
+/** A session's recording as HLS: the whole broadcast so far, every part of it (app/recordings). */
+export const recordingPlaylistUrl = (sessionId: string) => `${publicOrigin()}/recordings/${sessionId}/index.m3u8`;
 
 export function serializeSession(row: SessionRow, { streamName, recordingPlaybackId, clippable }: SessionExtras = {}): Session {
   return compact({
@@ -39,14 +43,22 @@ export function serializeSession(row: SessionRow, { streamName, recordingPlaybac
     transcodedSegmentsDuration: row.transcodedSegmentsDuration,
     recordingStatus: row.recordingStatus as Session["recordingStatus"],
     // Built as they are read: at the origin of the request that reads them (lib/origin.ts).
-    recordingUrl: row.recordingStatus ? `${publicOrigin()}/recordings/${row.id}/index.m3u8` : undefined,
+    recordingUrl: row.recordingStatus ? recordingPlaylistUrl(row.id) : undefined,
     mp4Url: row.recordingStatus === "ready" ? `${publicOrigin()}/recordings/${row.id}/video.mp4` : undefined,
     endedAt: row.endedAt,
+    reconnectWindow: row.record ? reconnectWindowOf(row) : undefined,
     assetId: row.assetId,
     recordingPlaybackId,
     clippable,
   });
 }
+
+/**
+ * A reconnect window in seconds: a stream's (what its next broadcast gets) or a session's (the
+ * stream's when it started: how long after its end a publish continues it); unset, the deployment's.
+ */
+export const reconnectWindowOf = (row: { reconnectWindow: number | null }): number =>
+  row.reconnectWindow ?? config().RECORDING_RECONNECT_WINDOW_S;
 
 /** The historic child stream object of a session (deprecated by the spec, still listed). */
 export function sessionAsChildStream(row: SessionRow): Stream {
@@ -69,7 +81,7 @@ export function sessionAsChildStream(row: SessionRow): Stream {
   });
 }
 
-/** Starts a session of a stream (in a transaction when given); it inherits the stream's record flag and profiles. */
+/** Starts a session of a stream (in a transaction when given); it inherits the stream's record flag, profiles and reconnect window. */
 export async function createSession(
   stream: StreamRow,
   node: { mediaNodeId?: string; epoch?: number } = {},
@@ -85,6 +97,7 @@ export async function createSession(
       name: stream.name,
       record: stream.record,
       profiles: stream.profiles,
+      reconnectWindow: reconnectWindowOf(stream),
       keyGeneration: stream.keyGeneration,
       isActive: true,
       lastSeen: now,

@@ -52,6 +52,18 @@ const Multistream = z.strictObject({ targets: z.array(TargetRef).max(20) });
 
 const StreamName = z.string().trim().min(1, "must not be empty").max(500);
 
+/** The longest reconnect window a stream may ask for (Mux's limit). */
+export const MAX_RECONNECT_WINDOW_S = 1800;
+
+const ReconnectWindow = z
+  .number()
+  .int("whole seconds")
+  .min(0)
+  .max(MAX_RECONNECT_WINDOW_S, `at most ${MAX_RECONNECT_WINDOW_S} seconds (30 minutes)`)
+  .describe(
+    "Castline addition (Mux's reconnect_window): seconds after a recorded broadcast ends in which the encoder may reconnect and continue the same session and recording; then the recording is finalized (0: at once). Unset: the deployment's default (RECORDING_RECONNECT_WINDOW_S, 60 unless configured). A session keeps the window it started with.",
+  );
+
 export const StreamCreate = z
   .strictObject({
     name: StreamName,
@@ -59,6 +71,7 @@ export const StreamCreate = z
     record: z.boolean().optional(),
     multistream: Multistream.optional(),
     playbackPolicy: PlaybackPolicyInput.optional(),
+    reconnectWindow: ReconnectWindow.optional(),
   })
   .meta({ id: "NewStreamPayload" });
 export type StreamCreate = z.infer<typeof StreamCreate>;
@@ -71,6 +84,7 @@ export const StreamPatch = z
     suspended: z.boolean().optional(),
     multistream: Multistream.optional(),
     playbackPolicy: PlaybackPolicyInput.optional().describe("who may watch it live and its recordings; null: public"),
+    reconnectWindow: ReconnectWindow.nullable().optional().describe(`${ReconnectWindow.description} null: back to the default.`),
   })
   .meta({ id: "StreamPatchPayload" });
 export type StreamPatch = z.infer<typeof StreamPatch>;
@@ -117,6 +131,10 @@ export const Stream = z
     lastSeen: z.number().optional(),
     multistream: z.object({ targets: z.array(TargetRef) }),
     playbackPolicy: PlaybackPolicy.optional().describe("absent: public to anyone with the playback id"),
+    reconnectWindow: z
+      .number()
+      .optional()
+      .describe("Castline addition: the reconnect window (seconds) its next broadcast gets, the deployment's default unless set; absent on historic child-session objects"),
     parentId: z.string().optional().describe("present only on historic child-session stream objects"),
     health: IngestHealth.optional().describe("ingest health of the current broadcast, while live"),
     ...counters,

@@ -7,7 +7,7 @@ import { conflict, invalid, notFound } from "@/lib/errors";
 import { compareBy, inRange, nameContains, pageWindow, toPage, type Page, type PageQuery } from "@/db/pagination";
 import type { Order } from "@/lib/api/list-query";
 import { newId, newPlaybackId, newStreamKey } from "@/lib/ids";
-import { findSessionRow, pageSessionRows, sessionAsChildStream } from "@/lib/sessions/service";
+import { findSessionRow, pageSessionRows, reconnectWindowOf, sessionAsChildStream } from "@/lib/sessions/service";
 import type { Profile, Stream, StreamCreate, StreamFilter, StreamPatch, TargetRef } from "./schema";
 
 export type StreamRow = typeof streams.$inferSelect;
@@ -27,6 +27,7 @@ export function serializeStream(row: StreamRow): Stream {
     lastSeen: row.lastSeen,
     multistream: { targets: row.multistreamTargets },
     playbackPolicy: row.playbackPolicy,
+    reconnectWindow: reconnectWindowOf(row),
     sourceSegments: row.sourceSegments,
     transcodedSegments: row.transcodedSegments,
     sourceSegmentsDuration: row.sourceSegmentsDuration,
@@ -81,6 +82,7 @@ export async function createStream(userId: string, input: StreamCreate): Promise
       record: input.record ?? false,
       multistreamTargets: normalizeRefs(targets),
       playbackPolicy,
+      reconnectWindow: input.reconnectWindow ?? null,
       createdAt: Date.now(),
     })
     .returning();
@@ -185,6 +187,8 @@ export async function updateStream(userId: string, id: string, patch: StreamPatc
   if (patch.name !== undefined) changes.name = patch.name;
   if (patch.record !== undefined) changes.record = patch.record;
   if (patch.suspended !== undefined) changes.suspended = patch.suspended;
+  // A running session keeps the window it started with (sessions.reconnect_window).
+  if (patch.reconnectWindow !== undefined) changes.reconnectWindow = patch.reconnectWindow;
   if (patch.profiles) changes.profiles = patch.profiles;
   if (patch.multistream || patch.profiles) {
     const refs = patch.multistream?.targets ?? row.multistreamTargets;

@@ -189,3 +189,25 @@ export async function burstyLink(rtmpPort: number, everyMs: number): Promise<{ p
     },
   };
 }
+
+/**
+ * A whole broadcast of `seconds` of media, sent in real time until ffmpeg stops by itself;
+ * resolves (with when the encoder stopped) once its session ended. A short one on a busy
+ * machine may end before the stream was ever seen active: this does not wait for that.
+ */
+export async function broadcastFor(api: Api, stream: { id: string; streamKey: string }, seconds: number): Promise<number> {
+  const startedAt = Date.now();
+  const encoder = publish(rtmpUrl(stream.streamKey), { seconds });
+  const code = await encoder.exited;
+  if (code !== 0) throw new Error(`the encoder failed (${code}): ${encoder.stderr()}`);
+  const stoppedAt = Date.now();
+  await until(
+    "the broadcast's end",
+    async () => {
+      const [latest] = (await api.get(`stream/${stream.id}/sessions`)).body;
+      return latest && !latest.isActive && latest.endedAt >= startedAt;
+    },
+    30_000,
+  );
+  return stoppedAt;
+}

@@ -8,7 +8,7 @@ export const GET = route(operations.getPlaybackInfo, async ({ req, params }) => 
   const playable = await findPlayable(params.playbackId);
   const admission = await admitViewer(req, gatedContent(playable));
   if (!admission.ok) return admission.response;
-  return admission.answer(Response.json(await playbackInfo(playable, admission.token), { headers: { "cache-control": "no-cache" } }));
+  return admission.answer(Response.json(await playbackInfo(req, playable, admission.token), { headers: { "cache-control": "no-cache" } }));
 });
 
 export const OPTIONS = preflight("public");
