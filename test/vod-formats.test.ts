@@ -153,7 +153,7 @@ describe("every video a phone or camera makes", { concurrency: true }, () => {
     const cases: { kind: MediaKind; expect: RegExp }[] = [
       { kind: "mp3", expect: /^No video stream: the file holds only audio \(mp3\)\./ },
       { kind: "audio-only", expect: /^No video stream: the file holds only audio \(aac\)\./ },
-      { kind: "damaged", expect: /^Cannot be decoded: found WEBM with video vp9 and audio opus, but no picture of its video could be decoded/ },
+      { kind: "truncated", expect: /^Cannot be decoded: found MP4 with video h264 and audio aac, but no picture of its video could be decoded/ },
       { kind: "random", expect: /^Cannot be decoded: it is not a video file ffmpeg recognises\./ },
     ];
     await Promise.all(

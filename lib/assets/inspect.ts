@@ -143,16 +143,21 @@ export function rotationOf(video: ProbeStream): number {
  */
 async function mustDecode(input: string, plan: SourcePlan, found: string): Promise<void> {
   let frames = 0;
+  let failure: string | undefined;
   const maps = ["-map", `0:${plan.video}`, ...(plan.audio !== undefined ? ["-map", `0:${plan.audio}`] : [])];
   try {
     await ffmpeg([...userMediaInput(input, plan.demuxer), ...maps, "-t", "1", "-f", "null", "-"], {
       onProgress: (fields) => (frames = Number(fields.frame) || frames),
     });
   } catch (err) {
-    const last = String((err as Error).message).split("\n").pop()?.replace(/^\[.*?\] /, "") ?? "";
-    throw new MediaRejected(`Cannot be decoded: found ${found}, and ffmpeg could not decode it (${last || "unknown error"}).`);
+    // ffmpeg's first complaint names the cause ("partial file", "Decoder not found"); what follows is its consequences.
+    const first = String((err as Error).message).replace(/^ffmpeg failed \(.*?\): /, "").split("\n")[0];
+    failure = first.replace(/^\[.*?\] /, "") || "unknown error";
   }
-  if (!frames) throw new MediaRejected(`Cannot be decoded: found ${found}, but no picture of its video could be decoded (damaged or incomplete?).`);
+  if (!frames) {
+    throw new MediaRejected(`Cannot be decoded: found ${found}, but no picture of its video could be decoded (${failure ?? "damaged or incomplete?"}).`);
+  }
+  if (failure) throw new MediaRejected(`Cannot be decoded: found ${found}, and ffmpeg could not decode it (${failure}).`);
 }
 
 const codecOf = (s: ProbeStream) => (s.codec_name && s.codec_name !== "none" ? s.codec_name : "an unknown codec");

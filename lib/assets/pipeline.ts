@@ -86,10 +86,7 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
         "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
         "-hls_segment_filename", path.join(work, "seg_%05d.ts"), path.join(work, "source.m3u8"),
       ]),
-      ffmpeg([
-        "-ss", String(Math.min(1, duration / 2)), ...source,
-        "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4", path.join(work, "thumbnail.jpg"),
-      ]),
+      thumbnail(source, duration, path.join(work, "thumbnail.jpg")),
     ]);
     const files = (await fs.promises.readdir(work)).filter((f) => f.endsWith(".ts")).sort();
     // Segments first, the playlist last: a playlist in the store always has its segments.
@@ -114,6 +111,15 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
     progress: 1,
     output: { import: { assetSpec, videoFilePath: sourceKey(assetId), metadataFilePath: metadataKey(assetId) } },
   });
+}
+
+/** A picture a second in (or the first one, for a video whose pictures end sooner). */
+async function thumbnail(source: string[], duration: number, file: string): Promise<void> {
+  for (const at of [Math.min(1, duration / 2), 0]) {
+    await ffmpeg(["-ss", String(at), ...source, "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4", file]);
+    if (fs.existsSync(file)) return;
+  }
+  throw new Error("no picture of the video could be decoded for its thumbnail");
 }
 
 /** The end of an asset that cannot be made playable: the message says why, on asset and task. */

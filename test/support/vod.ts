@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { createCipheriv, createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -24,10 +25,10 @@ export type MediaKind =
   | "phone-hevc" | "av1" | "mkv-mp3" | "prores" | "no-audio"
   /** HDR10: 10-bit HEVC tagged BT.2020 primaries and PQ (smpte2084) transfer. */
   | "hdr" | "mp3"
-  /** A WebM whose header is intact and whose frames are garbled. */
-  | "damaged";
+  /** An upload cut short: an MP4's header (faststart) whole, none of its media after it. */
+  | "truncated";
 
-const EXTENSIONS: Partial<Record<MediaKind, string>> = { webm: "webm", av1: "webm", damaged: "webm", "mkv-mp3": "mkv", prores: "mov", "phone-hevc": "mov", mp3: "mp3", random: "bin" };
+const EXTENSIONS: Partial<Record<MediaKind, string>> = { webm: "webm", av1: "webm", "mkv-mp3": "mkv", prores: "mov", "phone-hevc": "mov", mp3: "mp3", random: "bin" };
 
 /** Test files made by ffmpeg: what users upload, and what the platform must refuse. */
 export async function makeMedia(dir: string, kind: MediaKind, opts: { seconds?: number; size?: string } = {}) {
@@ -41,7 +42,7 @@ export async function makeMedia(dir: string, kind: MediaKind, opts: { seconds?: 
   const args: Record<MediaKind, string[]> = {
     mp4: [...lavfi(seconds, size), ...x264, "-c:a", "aac", "-b:a", "96k", "-shortest", "-movflags", "+faststart"],
     webm: [...lavfi(seconds, size), ...vp9, "-c:a", "libopus", "-shortest"],
-    damaged: [...lavfi(seconds, size), ...vp9, "-c:a", "libopus", "-shortest"],
+    truncated: [...lavfi(seconds, size), ...x264, "-c:a", "aac", "-shortest", "-movflags", "+faststart"],
     hevc: [...lavfi(seconds, size), ...x265("yuv420p"), "-c:a", "aac", "-shortest"],
     "phone-hevc": [...lavfi(seconds, size), ...x265("yuv420p"), "-c:a", "aac", "-shortest"],
     hdr: [
@@ -64,11 +65,12 @@ export async function makeMedia(dir: string, kind: MediaKind, opts: { seconds?: 
     await exec("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-i", file, "-c", "copy", "-metadata:s:v:0", "rotate=90", turned]);
     fs.renameSync(turned, file);
   }
-  if (kind === "damaged") {
-    // The first 2 KB (EBML header, tracks) kept, every byte after them garbled.
+  if (kind === "truncated") {
+    // ftyp, then moov (faststart): keep both and 16 bytes of what follows.
     const bytes = fs.readFileSync(file);
-    for (let i = 2048; i < bytes.length; i++) bytes[i] = (bytes[i] * 7 + 13) & 255;
-    fs.writeFileSync(file, bytes);
+    const ftyp = bytes.readUInt32BE(0);
+    assert.equal(bytes.toString("latin1", ftyp + 4, ftyp + 8), "moov");
+    fs.writeFileSync(file, bytes.subarray(0, ftyp + bytes.readUInt32BE(ftyp) + 16));
   }
   return file;
 }
