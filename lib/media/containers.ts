@@ -42,6 +42,9 @@ export const CONTAINERS: Container[] = [
 /** Every demuxer a user's file may be opened with, to find out what it is (ffprobe's -format_whitelist). */
 export const READABLE_DEMUXERS = [...new Set(CONTAINERS.map((c) => c.demuxer))].join(",");
 
+/** Names of video files in these containers, for a file picker: some systems give .mkv or .mts files no video/* type. */
+export const VIDEO_FILE_EXTENSIONS = [".mp4", ".m4v", ".mov", ".3gp", ".webm", ".mkv", ".avi", ".mts", ".m2ts", ".ts", ".mpg", ".mpeg", ".vob", ".flv", ".ogv", ".wmv", ".asf"];
+
 /** WebM's codecs: a Matroska file holding only these is reported as WebM. */
 const WEBM_CODECS = new Set(["vp8", "vp9", "av1", "opus", "vorbis"]);
 /** ISO brands of QuickTime and 3GPP files (ffprobe's major_brand); any other is an MP4. */
