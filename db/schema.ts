@@ -307,8 +307,13 @@ export const multistreamStates = pgTable(
 
 /** Where an asset's media lives: keys in the object store (lib/storage), never shown as is. */
 export interface AssetFilesRow {
-  /** The original file (validated mp4), served as the download. */
+  /** The original file, as uploaded: served as the download. */
   source?: string;
+  /**
+   * The original's H.264/AAC transcode (an MP4, upright, SDR), when browsers cannot play
+   * the original as it is: what the HLS source, the ladder, thumbnails and clips are made from.
+   */
+  transcoded?: { key: string; width: number; height: number; bitrate: number };
   /** Folder of the HLS packaging: <hls>/index.m3u8 and its segments. */
   hls?: string;
   /**

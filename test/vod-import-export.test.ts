@@ -87,7 +87,7 @@ describe("imports", () => {
     const cases = [
       { url: `${server.base}/missing.mp4`, expect: /Import failed: the URL answered 404/ },
       { url: `http://127.0.0.1:${deadPort}/v.mp4`, expect: /Import failed: 127\.0\.0\.1:\d+ refused the connection/ },
-      { url: `${server.base}/video.mp4`, expect: /Unsupported file/ },
+      { url: `${server.base}/video.mp4`, expect: /Cannot be decoded: it is not a video file ffmpeg recognises/ },
     ];
     await Promise.all(cases.map(async ({ url, expect }) => {
       const { asset, task } = (await api.post("asset/import", { url, name: "bad" })).body;

@@ -6,19 +6,10 @@ import { describe, test } from "node:test";
 import { Livepeer } from "livepeer";
 import { BASE, newAccount, type Api } from "./support/client";
 import { ffprobe, until } from "./support/media";
-import { download, makeMedia, putFile, settled, tmpDir } from "./support/vod";
+import { download, makeMedia, putFile, settled, tmpDir, transcoded } from "./support/vod";
 
 const exec = promisify(execFile);
 const tmp = tmpDir();
-
-/** An asset whose renditions have all settled (none transcoding). */
-async function transcoded(api: Api, assetId: string, ms = 180_000) {
-  return until(`asset ${assetId}'s renditions`, async () => {
-    const asset = (await api.get(`asset/${assetId}`)).body;
-    const renditions = asset.renditions ?? [];
-    return renditions.length && renditions.every((r: { phase: string }) => r.phase !== "transcoding") ? asset : undefined;
-  }, ms, 500);
-}
 
 async function upload(api: Api, file: string, body: Record<string, unknown> = {}) {
   const requested = await api.post("asset/request-upload", { name: path.basename(file), ...body });

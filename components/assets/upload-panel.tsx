@@ -9,14 +9,15 @@ import { AlertIcon, CheckIcon, FilmIcon, LinkIcon, PauseIcon, PlayIcon, ResendIc
 import { formatDuration } from "@/lib/client/format";
 import { useAssetsById, useRefreshAssetsOn } from "@/lib/client/asset-hooks";
 import type { Asset } from "@/lib/assets/schema";
+import { VIDEO_FILE_EXTENSIONS } from "@/lib/media/containers";
 import { formatBytes, formatSpeed, percent } from "./asset-info";
 import { AssetStatusBadge } from "./asset-status";
 import { ProgressBar } from "./progress-bar";
 import { RESUMABLE_ABOVE_BYTES, uploadQueue, useUploads, type Upload } from "./upload-queue";
 
-/** What the picker offers. Codecs are the server's call: it fails an asset it cannot use, and says why. */
-const ACCEPT = "video/*,.mp4";
-const isVideo = (file: File) => file.type.startsWith("video/") || /\.mp4$/i.test(file.name);
+/** What the picker offers: any video. Codecs are the server's call: it fails an asset it cannot use, and says why. */
+const ACCEPT = ["video/*", ...VIDEO_FILE_EXTENSIONS].join(",");
+const isVideo = (file: File) => file.type.startsWith("video/") || VIDEO_FILE_EXTENSIONS.some((ext) => file.name.toLowerCase().endsWith(ext));
 
 /**
  * Where files come in: dropped on it or picked with its input (which `inputRef` lets

@@ -3,6 +3,7 @@ import { downloadSource, SourceRejected } from "@/lib/assets/import";
 import { whileAssetExists } from "@/lib/assets/cancel";
 import { failAsset, inspectSource, makePlayable } from "@/lib/assets/pipeline";
 import { startRenditions } from "@/lib/assets/renditions";
+import { transcodeSource } from "@/lib/assets/source-transcode";
 import { claimUpload, removePurgedFiles } from "@/lib/assets/service";
 import { storeSeekThumbnails } from "@/lib/assets/transcode";
 import { startProcessing, watchForUpload } from "@/lib/assets/upload";
@@ -18,12 +19,16 @@ type Step = Parameters<Parameters<typeof inngest.createFunction>[1]>[0]["step"];
 /** What the user sees when a job gave up after its retries. */
 const gaveUp = (what: string, error: { message?: string }) => `${what} failed: ${error.message ?? "unknown error"}`;
 
-/** Inspect, then make playable: the same steps for uploads, imports and recordings. */
+/** Inspect, transcode what browsers cannot play, then make playable: the same steps for uploads, imports and recordings. */
 export async function playableSteps(step: Step, { assetId, taskId }: AssetJob, inspectedAt: number) {
   const inspection = await step.run("inspect the source", () => whileAssetExists(assetId, () => inspectSource(assetId, taskId, inspectedAt)));
   if (!inspection.ok) {
     await step.run("reject the source", () => failAsset(assetId, taskId, inspection.reason));
     return { ready: false as const, reason: inspection.reason };
+  }
+  // (A run inspected before plans existed has none: its source was H.264/AAC MP4.)
+  if (inspection.plan?.transcodeBecause.length) {
+    await step.run("transcode to H.264", () => whileAssetExists(assetId, () => transcodeSource(assetId, taskId, inspection.plan, inspectedAt)));
   }
   await step.run("make it playable", () => whileAssetExists(assetId, () => makePlayable(assetId, taskId)));
   return { ready: true as const };

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import type { AssetFilesRow } from "@/db/schema";
 import { admitViewer } from "@/lib/access/gate";
 import { assetForPlayback } from "@/lib/assets/files";
+import type { AssetRow } from "@/lib/assets/service";
 import { objects } from "@/lib/storage";
 import type { RangedSource } from "@/lib/storage/types";
 import { CORS as POLICIES } from "./cors";
@@ -92,7 +93,7 @@ export async function assetFileResponse(
   req: Request,
   playbackId: string,
   pick: (files: AssetFilesRow) => string | undefined,
-  opts: ServeOptions & { download?: (asset: { name: string }) => string },
+  opts: ServeOptions | ((asset: AssetRow) => ServeOptions),
 ) {
   const asset = await assetForPlayback(playbackId);
   if (!asset) return notFoundResponse();
@@ -100,5 +101,5 @@ export async function assetFileResponse(
   if (!admission.ok) return admission.response;
   const key = asset.files ? pick(asset.files) : undefined;
   if (!key) return notFoundResponse();
-  return admission.answer(await objectResponse(key, req, { ...opts, filename: opts.download?.(asset) }));
+  return admission.answer(await objectResponse(key, req, typeof opts === "function" ? opts(asset) : opts));
 }

@@ -1,5 +1,7 @@
 /** Object-store keys of an asset's media (lib/storage). */
 export const sourceKey = (assetId: string) => `assets/${assetId}/source`;
+/** The original's H.264/AAC transcode, when browsers cannot play the original as it is. */
+export const transcodedSourceKey = (assetId: string) => `assets/${assetId}/source-h264.mp4`;
 export const hlsPrefix = (assetId: string) => `assets/${assetId}/hls`;
 export const thumbnailKey = (assetId: string) => `assets/${assetId}/thumbnail.jpg`;
 export const metadataKey = (assetId: string) => `assets/${assetId}/metadata.json`;

@@ -28,8 +28,11 @@ export function assetMasterPlaylist(asset: AssetRow, renditions: RenditionRow[],
   const video = spec?.tracks.find((t) => t.type === "video");
   const tallest = Math.max(0, ...ready.map((r) => Math.min(r.width, r.height)));
   if (video && (!final || tallest < Math.min(video.width, video.height))) {
-    const bitrate = spec?.bitrate ?? (asset.size && spec?.duration ? (asset.size * 8) / spec.duration : 0);
-    variants.push({ uri: "source.m3u8", name: "source", bandwidth: bitrate || 1, width: video.width, height: video.height, frameRate: video.fps, codecs: [] });
+    // The HLS source is the original's remux, or its H.264 transcode (lib/assets/source-transcode.ts).
+    const transcoded = asset.files?.transcoded;
+    const bitrate = transcoded?.bitrate ?? spec?.bitrate ?? (asset.size && spec?.duration ? (asset.size * 8) / spec.duration : 0);
+    const { width, height } = transcoded ?? video;
+    variants.push({ uri: "source.m3u8", name: "source", bandwidth: bitrate || 1, width, height, frameRate: video.fps, codecs: [] });
   }
   variants.sort((a, b) => b.bandwidth - a.bandwidth);
   const subtitles: Subtitles[] = textTracks.map((t) => ({ uri: `captions/${t.id}.m3u8`, name: t.name, language: t.language }));

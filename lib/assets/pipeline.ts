@@ -4,20 +4,22 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { capped } from "@/lib/bounded-body";
 import { config } from "@/lib/config";
-import { ffmpeg, MP4_DEMUXER, userMediaInput } from "@/lib/media/ffmpeg";
+import { ffmpeg } from "@/lib/media/ffmpeg";
 import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";
 import { hashList, Hasher, type Digest } from "./hashing";
-import { inspectMedia, MediaRejected } from "./inspect";
+import { mediaBase } from "./base";
+import { inspectMedia, MediaRejected, type SourcePlan } from "./inspect";
 import { hlsPrefix, hlsSourceKey, metadataKey, sourceKey, thumbnailKey } from "./keys";
 import type { VideoSpec } from "./schema";
 import { assetById, updateAsset } from "./service";
 
 /**
  * The asset pipeline, one function per durable step: store the source (hashing
- * it on the way in), inspect it (ffprobe: accept or reject), make it playable
- * (HLS by remuxing, no re-encode, plus a thumbnail). Each step can run again
+ * it on the way in), inspect it (ffprobe: accept or reject, and plan), transcode it
+ * to H.264/AAC when browsers cannot play it as it is (lib/assets/source-transcode.ts),
+ * make it playable (HLS by remuxing, no re-encode, plus a thumbnail). Each step can run again
  * after a crash and ends in the same state. The ABR ladder follows once the asset
  * is playable (lib/assets/renditions.ts, lib/assets/transcode.ts).
  */
@@ -38,7 +40,7 @@ export async function sourceArrived(assetId: string, taskId: string | undefined,
   if (taskId) await updateTask(taskId, { phase: "running", progress });
 }
 
-export type Inspection = { ok: true; videoSpec: VideoSpec } | { ok: false; reason: string };
+export type Inspection = { ok: true; videoSpec: VideoSpec; plan: SourcePlan } | { ok: false; reason: string };
 
 /** Probes the stored source; hashes it first when it arrived without passing through the app (S3 PUT). */
 export async function inspectSource(assetId: string, taskId: string | undefined, progress: number): Promise<Inspection> {
@@ -54,10 +56,10 @@ export async function inspectSource(assetId: string, taskId: string | undefined,
     await updateAsset(assetId, { size: digest.size, hash: hashList(digest), files: { source: key } });
   }
   try {
-    const videoSpec = await inspectMedia(await objects().mediaInput(key));
+    const { videoSpec, plan } = await inspectMedia(await objects().mediaInput(key));
     await updateAsset(assetId, { videoSpec, progress });
     if (taskId) await updateTask(taskId, { progress });
-    return { ok: true, videoSpec };
+    return { ok: true, videoSpec, plan };
   } catch (err) {
     if (err instanceof MediaRejected) return { ok: false, reason: err.message };
     throw err;
@@ -65,15 +67,16 @@ export async function inspectSource(assetId: string, taskId: string | undefined,
 }
 
 /**
- * HLS by remuxing the source (no re-encode: playable within seconds whatever
- * its length) and a thumbnail, written to the store; then the asset is ready.
+ * HLS by remuxing the asset's base (lib/assets/base.ts: the original when browsers play
+ * it as it is, no re-encode, playable within seconds whatever its length; else its
+ * H.264 transcode) and a thumbnail, written to the store; then the asset is ready.
  */
 export async function makePlayable(assetId: string, taskId: string | undefined): Promise<void> {
   const asset = await assetById(assetId);
   if (!asset || asset.phase === "ready") return;
   const store = objects();
-  // Opened as the MP4 it was accepted as (inspectMedia), and nothing it names.
-  const source = userMediaInput(await store.mediaInput(sourceKey(assetId)), MP4_DEMUXER);
+  // Opened as the container it was found to be (inspectMedia), and nothing it names.
+  const { input: source } = await mediaBase(asset);
   // A run of this step killed mid-way left its folder in its process's scratch, swept once that process is gone.
   await inScratch(assetId, async (work) => {
     const duration = (asset.videoSpec as VideoSpec | null)?.duration ?? 0;
@@ -83,10 +86,7 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
         "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
         "-hls_segment_filename", path.join(work, "seg_%05d.ts"), path.join(work, "source.m3u8"),
       ]),
-      ffmpeg([
-        "-ss", String(Math.min(1, duration / 2)), ...source,
-        "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4", path.join(work, "thumbnail.jpg"),
-      ]),
+      thumbnail(source, duration, path.join(work, "thumbnail.jpg")),
     ]);
     const files = (await fs.promises.readdir(work)).filter((f) => f.endsWith(".ts")).sort();
     // Segments first, the playlist last: a playlist in the store always has its segments.
@@ -101,7 +101,7 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
   const ready = await updateAsset(assetId, {
     phase: "ready",
     progress: null,
-    files: { source: sourceKey(assetId), hls: hlsPrefix(assetId), hlsSource: hlsSourceKey(assetId), thumbnail: thumbnailKey(assetId) },
+    files: { ...asset.files, source: sourceKey(assetId), hls: hlsPrefix(assetId), hlsSource: hlsSourceKey(assetId), thumbnail: thumbnailKey(assetId) },
   });
   if (!ready || !taskId) return;
   const assetSpec = { name: ready.name, type: "video", size: ready.size, hash: ready.hash, videoSpec: ready.videoSpec };
@@ -111,6 +111,15 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
     progress: 1,
     output: { import: { assetSpec, videoFilePath: sourceKey(assetId), metadataFilePath: metadataKey(assetId) } },
   });
+}
+
+/** A picture a second in (or the first one, for a video whose pictures end sooner). */
+async function thumbnail(source: string[], duration: number, file: string): Promise<void> {
+  for (const at of [Math.min(1, duration / 2), 0]) {
+    await ffmpeg(["-ss", String(at), ...source, "-frames:v", "1", "-vf", "scale=480:-2", "-q:v", "4", file]);
+    if (fs.existsSync(file)) return;
+  }
+  throw new Error("no picture of the video could be decoded for its thumbnail");
 }
 
 /** The end of an asset that cannot be made playable: the message says why, on asset and task. */

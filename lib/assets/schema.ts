@@ -10,7 +10,7 @@ export type AssetPhase = (typeof ASSET_PHASES)[number];
 
 const VideoTrack = z.object({
   type: z.literal("video"),
-  codec: z.string(),
+  codec: z.string().describe("the source's own codec (ffprobe's name: h264, hevc, vp9, av1, prores, ...); what plays is H.264"),
   fps: z.number().optional(),
   width: z.number(),
   height: z.number(),
@@ -20,7 +20,7 @@ const VideoTrack = z.object({
 });
 const AudioTrack = z.object({
   type: z.literal("audio"),
-  codec: z.string(),
+  codec: z.string().describe("the source's own codec (aac, opus, mp3, pcm_s16le, ...); what plays is AAC"),
   bitrate: z.number().optional(),
   channels: z.number().optional(),
   duration: z.number().optional(),
@@ -29,7 +29,7 @@ const AudioTrack = z.object({
 
 export const VideoSpec = z
   .object({
-    format: z.string(),
+    format: z.string().describe("the source's container as uploaded: mp4, mov, 3gp, webm, mkv, avi, mpegts, mpeg, flv, ogg or asf"),
     duration: z.number().describe("seconds"),
     bitrate: z.number().optional(),
     tracks: z.array(z.discriminatedUnion("type", [VideoTrack, AudioTrack])),

@@ -3,14 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { config } from "@/lib/config";
-import { ffmpeg, MP4_DEMUXER, userMediaInput } from "@/lib/media/ffmpeg";
+import { ffmpeg } from "@/lib/media/ffmpeg";
 import { backgroundTranscodeSlots, machineId } from "@/lib/media/machine";
 import { liveWorkOn } from "@/lib/live/nodes";
 import { codecString, parseMediaPlaylist } from "@/lib/media/hls";
 import { probe } from "@/lib/media/probe";
 import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
-import { mp4Key, renditionKey, sourceKey, thumbnailsPrefix } from "./keys";
+import { mediaBase } from "./base";
+import { mp4Key, renditionKey, thumbnailsPrefix } from "./keys";
 import { claimChunk, finishChunk, finishedUnpublished, renditionChunks, updateRendition, type ChunkJob } from "./renditions";
 import type { VideoSpec } from "./schema";
 import { assetById, renditionsOf, updateAsset, type RenditionRow } from "./service";
@@ -50,7 +51,7 @@ export async function transcodeSlots(): Promise<number> {
 
 let running = 0;
 const waiting: (() => void)[] = [];
-async function withSlot<T>(work: () => Promise<T>): Promise<T> {
+export async function withTranscodeSlot<T>(work: () => Promise<T>): Promise<T> {
   while (running >= (await transcodeSlots())) await new Promise<void>((r) => waiting.push(r));
   running++;
   try {
@@ -75,14 +76,14 @@ export async function transcodeChunk(job: ChunkJob, claimant: string): Promise<{
   const batch = await claimChunk(job, claimant);
   const asset = batch && (await assetById(job.assetId));
   const spec = asset?.videoSpec as VideoSpec | null | undefined;
-  if (!batch?.renditions.length || !spec) return { completed: unpublished, encoded: [] };
+  if (!batch?.renditions.length || !asset || !spec) return { completed: unpublished, encoded: [] };
   const { chunk, renditions } = batch;
   const last = chunk.index === Math.max(...renditions.map((r) => r.chunks)) - 1;
   const prefix = `c${String(chunk.index).padStart(4, "0")}_`;
 
-  const segments = await withSlot(() =>
+  const segments = await withTranscodeSlot(() =>
     inScratch(`${job.assetId}-${job.index}`, async (dir) => {
-      const input = await objects().mediaInput(sourceKey(job.assetId));
+      const { input } = await mediaBase(asset);
       await ffmpeg(chunkArgs({ input, dir, prefix, start: chunk.start, duration: last ? undefined : chunk.duration, renditions, spec }));
       const stored = new Map<string, { file: string; duration: number; size: number }[]>();
       for (const r of renditions) {
@@ -107,7 +108,8 @@ export async function transcodeChunk(job: ChunkJob, claimant: string): Promise<{
 }
 
 interface ChunkInput {
-  input: string;
+  /** ffmpeg's arguments opening the asset's base (lib/assets/base.ts): H.264 and AAC. */
+  input: string[];
   dir: string;
   prefix: string;
   start: number;
@@ -136,7 +138,7 @@ export function chunkArgs(c: ChunkInput): string[] {
   });
   const args = [
     "-ss", c.start.toFixed(3), ...(c.duration !== undefined ? ["-t", c.duration.toFixed(3)] : []),
-    ...userMediaInput(c.input, MP4_DEMUXER),
+    ...c.input,
     "-filter_complex", [`[0:v:0]split=${n}${c.renditions.map((_, i) => `[v${i}]`).join("")}`, ...chains].join(";"),
   ];
   c.renditions.forEach((_, i) => args.push("-map", `[o${i}]`));
@@ -149,8 +151,8 @@ export function chunkArgs(c: ChunkInput): string[] {
     else args.push(`-b:${v}`, String(r.bitrate), `-maxrate:${v}`, String(Math.round(r.bitrate * 1.1)), `-bufsize:${v}`, String(r.bitrate * 2));
     args.push(`-force_key_frames:${v}`, `expr:gte(t,n_forced*${r.gop ?? SEGMENT_S})`);
   });
-  // AAC is copied: packets cut at the chunk's edges join up again without the gap a fresh encoder's priming leaves.
-  if (audio) args.push(...(audio.codec === "aac" ? ["-c:a", "copy"] : ["-c:a", "aac", "-b:a", "128k", "-ac", "2"]));
+  // The base's AAC is copied: packets cut at the chunk's edges join up again without the gap a fresh encoder's priming leaves.
+  if (audio) args.push("-c:a", "copy");
   args.push(
     "-output_ts_offset", c.start.toFixed(3),
     "-f", "hls", "-hls_time", String(SEGMENT_S), "-hls_playlist_type", "vod",
@@ -239,14 +241,14 @@ export async function storeSeekThumbnails(assetId: string): Promise<void> {
   const interval = thumbnailInterval(spec.duration);
   const tileHeight = Math.max(2, Math.round((TILE_WIDTH * video.height) / video.width / 2) * 2);
   const prefix = thumbnailsPrefix(assetId);
-  const stored = await withSlot(() =>
+  const stored = await withTranscodeSlot(() =>
     inScratch(`${assetId}-thumbnails`, async (dir) => {
       // One JPEG per tile first, so the cues name exactly the tiles there are (a keyframe-only
       // decode has none past the last keyframe), then the tiles onto sheets: a cheap second pass.
-      const input = await objects().mediaInput(sourceKey(assetId));
+      const { input } = await mediaBase(asset);
       const tilesOf = async (decode: string[]) => {
         await ffmpeg([
-          ...decode, ...userMediaInput(input, MP4_DEMUXER),
+          ...decode, ...input,
           "-map", "0:v:0", "-an", "-vf", `fps=1/${interval},scale=${TILE_WIDTH}:${tileHeight}`,
           "-fps_mode", "vfr", "-q:v", "3", path.join(dir, "tile_%05d.jpg"),
         ]);

@@ -6,7 +6,7 @@ import { db } from "@/db/client";
 import { sessions, tasks } from "@/db/schema";
 import { assetSourceStored } from "@/inngest/events";
 import { sourceArrived, storeSource } from "@/lib/assets/pipeline";
-import { sourceKey } from "@/lib/assets/keys";
+import { mediaBase } from "@/lib/assets/base";
 import { assetById } from "@/lib/assets/service";
 import { emit } from "@/lib/jobs/emit";
 import { objects } from "@/lib/storage";
@@ -62,8 +62,11 @@ async function handOver(assetId: string, taskId: string) {
 async function assetRange(params: ClipParams): Promise<{ source: WindowSource; fromS: number; toS: number }> {
   const fromS = params.clipStrategy.startTime / 1000;
   const toS = params.clipStrategy.endTime / 1000;
-  const input = await objects().mediaInput(sourceKey(params.inputId));
-  return { source: { kind: "file", input, fromS, toS }, fromS, toS };
+  const input = await assetById(params.inputId);
+  if (!input) throw new Uncuttable("the asset clipped no longer exists");
+  // Its H.264 base: the original itself, or its transcode when browsers could not play that.
+  const { url } = await mediaBase(input);
+  return { source: { kind: "file", input: url, fromS, toS }, fromS, toS };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ChildProcess, SpawnOptions } from "node:child_process";
 import readline from "node:readline";
 import { config } from "@/lib/config";
 import { cancellation } from "@/lib/cancellation";
+import { READABLE_DEMUXERS } from "@/lib/media/containers";
 import { BACKGROUND_NICENESS } from "@/lib/media/machine";
 import { spawnTied } from "@/lib/tied-process";
 
@@ -66,10 +67,11 @@ export function runFfmpeg(
  * priority); throws with its last stderr lines if it fails, or the reason its work was
  * called off (lib/cancellation.ts), having stopped it.
  */
-export async function ffmpeg(args: string[]): Promise<void> {
+export async function ffmpeg(args: string[], opts: { onProgress?: (fields: Record<string, string>) => void } = {}): Promise<void> {
   const signal = cancellation();
   signal?.throwIfAborted();
-  const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...args], { background: true });
+  const progress = opts.onProgress ? ["-progress", "pipe:1", "-nostats"] : [];
+  const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...progress, ...args], { background: true, onProgress: opts.onProgress });
   const stop = () => void proc.stop();
   signal?.addEventListener("abort", stop, { once: true });
   try {
@@ -82,23 +84,15 @@ export async function ffmpeg(args: string[]): Promise<void> {
 }
 
 /**
- * Demuxers of self-contained media files: what a user's file may be opened as. Not
- * playlists (HLS, DASH), concat lists, image sequences or anything else that names
- * other files or URLs to open.
- */
-const SELF_CONTAINED_FORMATS = "mov,matroska,avi,flv,mpegts,mpeg,ogg,asf,wav,mp3,aac,flac";
-/** The demuxer of the MP4 files Castline accepts (mov,mp4,m4a,3gp,3g2,mj2). */
-export const MP4_DEMUXER = "mov";
-
-/**
  * How ffmpeg and ffprobe open media a user gave us (uploads, imports): that one input
  * and nothing it names. Only the input's own protocol (a file, or the store's pre-signed
- * http(s) URL), and only the demuxers given, which libavformat checks after detecting
+ * http(s) URL), and only the demuxers given (by default every one of lib/media/containers.ts;
+ * once a file was probed, the one it was found to be), which libavformat checks after detecting
  * the format and before the demuxer reads anything: a playlist never opens its entries,
  * so it can neither reach this machine's files or network nor tell which exist. The mov
  * demuxer follows external data references only with `enable_drefs`, off by default.
  */
-export function userMediaInput(input: string, formats = SELF_CONTAINED_FORMATS): string[] {
+export function userMediaInput(input: string, formats = READABLE_DEMUXERS): string[] {
   const protocols = input.startsWith("https://") ? "https,tls,tcp" : input.startsWith("http://") ? "http,tcp" : "file";
   return ["-protocol_whitelist", protocols, "-format_whitelist", formats, "-i", input];
 }

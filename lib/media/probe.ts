@@ -14,6 +14,10 @@ export interface ProbeStream {
   width?: number;
   height?: number;
   pix_fmt?: string;
+  color_range?: string;
+  color_space?: string;
+  color_transfer?: string;
+  color_primaries?: string;
   avg_frame_rate?: string;
   r_frame_rate?: string;
   bit_rate?: string;
@@ -21,11 +25,14 @@ export interface ProbeStream {
   channels?: number;
   sample_rate?: string;
   disposition?: { attached_pic?: number };
+  /** A phone's rotation is a display matrix: `rotation` in degrees (counter-clockwise). */
+  side_data_list?: { side_data_type?: string; rotation?: number }[];
+  tags?: { rotate?: string };
 }
 
 export interface Probe {
   streams: ProbeStream[];
-  format: { format_name?: string; duration?: string; size?: string; bit_rate?: string };
+  format: { format_name?: string; duration?: string; size?: string; bit_rate?: string; tags?: { major_brand?: string } };
 }
 
 /** ffprobe next to the configured ffmpeg (FFMPEG_PATH), JSON output. */

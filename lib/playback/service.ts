@@ -4,7 +4,9 @@ import { withToken } from "@/lib/access/token";
 import { assetForPlayback } from "@/lib/assets/files";
 import { mp4Url, renditionsOf, serializeAsset, type AssetRow } from "@/lib/assets/service";
 import { latestRecording, liveSessionOf, streamForPlayback } from "@/lib/live/playback";
+import type { VideoSpec } from "@/lib/assets/schema";
 import { liveThumbnailKey } from "@/lib/live/keys";
+import { containerNamed } from "@/lib/media/containers";
 import { publicOrigin } from "@/lib/origin";
 import { objects } from "@/lib/storage";
 import type { StreamRow } from "@/lib/streams/service";
@@ -84,10 +86,15 @@ async function assetSources(row: AssetRow): Promise<PlaybackSource[]> {
   return [
     ...(asset.playbackUrl ? [{ ...HLS, url: asset.playbackUrl }] : []),
     ...mp4s,
-    ...(asset.downloadUrl ? [{ ...MP4, url: asset.downloadUrl }] : []),
+    ...(asset.downloadUrl && originalPlaysInBrowsers(row) ? [{ ...MP4, url: asset.downloadUrl }] : []),
     ...(row.files?.thumbnailsVtt ? [{ hrn: "Thumbnails", type: "text/vtt", url: `${assetUrl}/thumbnails/thumbnails.vtt` }] : []),
     ...(row.files?.thumbnail ? [{ ...JPEG, url: `${assetUrl}/thumbnail.jpg` }] : []),
   ];
+}
+
+/** The original is a source players may play when it is an MP4 (or MOV) that needed no transcode. */
+function originalPlaysInBrowsers(row: AssetRow): boolean {
+  return !row.files?.transcoded && Boolean(containerNamed((row.videoSpec as VideoSpec | null)?.format).playsInBrowsers);
 }
 
 /**

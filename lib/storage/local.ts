@@ -23,7 +23,13 @@ export class LocalStore implements ObjectStore {
 
   async write(key: string, body: Readable): Promise<number> {
     const file = this.file(key);
+    // A body that fails while the folder is made (a file that is not there) fails the write, not the process.
+    let early: unknown;
+    const onEarlyError = (err: unknown) => (early ??= err);
+    body.once("error", onEarlyError);
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    body.off("error", onEarlyError);
+    if (early) throw early;
     const tmp = `${file}.${randomBytes(6).toString("hex")}.part`;
     try {
       await pipeline(body, fs.createWriteStream(tmp));

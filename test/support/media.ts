@@ -126,7 +126,13 @@ export function rtmpReceiver(port: number, out: string): Running {
 
 export async function ffprobe(file: string) {
   const { stdout } = await exec("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", file]);
-  return JSON.parse(stdout) as { streams: { codec_type: string; codec_name: string; width?: number; height?: number; r_frame_rate?: string }[]; format: { duration?: string } };
+  return JSON.parse(stdout) as {
+    streams: {
+      codec_type: string; codec_name: string; width?: number; height?: number; r_frame_rate?: string;
+      pix_fmt?: string; color_transfer?: string; color_primaries?: string;
+    }[];
+    format: { duration?: string };
+  };
 }
 
 /** Decodes every frame of a file; rejects if any is broken. */

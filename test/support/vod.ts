@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { createCipheriv, createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -12,25 +13,65 @@ const exec = promisify(execFile);
 export const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "castline-vod-"));
 
 const lavfi = (seconds: number, size: string) => [
-  "-f", "lavfi", "-i", `testsrc2=size=${size}:rate=30:duration=${seconds}`,
+  // testsrc2 rounds a size to even numbers: testsrc keeps an odd one.
+  "-f", "lavfi", "-i", `${/[13579](x|$)/.test(size) ? "testsrc" : "testsrc2"}=size=${size}:rate=30:duration=${seconds}`,
   "-f", "lavfi", "-i", `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
 ];
 
+/** What a phone or camera makes, and what the platform must refuse. */
+export type MediaKind =
+  | "mp4" | "webm" | "hevc" | "audio-only" | "random"
+  /** An iPhone's portrait video: HEVC + AAC in a MOV, turned 90° by its display matrix. */
+  | "phone-hevc" | "av1" | "mkv-mp3" | "prores" | "no-audio"
+  /** HDR10: 10-bit HEVC tagged BT.2020 primaries and PQ (smpte2084) transfer. */
+  | "hdr" | "mp3"
+  /** An upload cut short: an MP4's header (faststart) whole, none of its media after it. */
+  | "truncated";
+
+const EXTENSIONS: Partial<Record<MediaKind, string>> = { webm: "webm", av1: "webm", "mkv-mp3": "mkv", prores: "mov", "phone-hevc": "mov", mp3: "mp3", random: "bin" };
+
 /** Test files made by ffmpeg: what users upload, and what the platform must refuse. */
-export async function makeMedia(dir: string, kind: "mp4" | "webm" | "hevc" | "audio-only" | "random", opts: { seconds?: number; size?: string } = {}) {
+export async function makeMedia(dir: string, kind: MediaKind, opts: { seconds?: number; size?: string } = {}) {
   const seconds = opts.seconds ?? 4;
   const size = opts.size ?? "640x360";
-  const file = path.join(dir, `${kind}-${randomBytes(3).toString("hex")}.${kind === "webm" ? "webm" : kind === "random" ? "bin" : "mp4"}`);
+  const file = path.join(dir, `${kind}-${randomBytes(3).toString("hex")}.${EXTENSIONS[kind] ?? "mp4"}`);
   const x264 = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "60"];
-  const args: Record<typeof kind, string[]> = {
+  const vp9 = ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k"];
+  const x265 = (pixFmt: string, params = "") => ["-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", pixFmt, "-x265-params", `log-level=error${params}`, "-tag:v", "hvc1"];
+  const audioOnly = ["-f", "lavfi", "-i", `sine=frequency=440:sample_rate=48000:duration=${seconds}`];
+  const args: Record<MediaKind, string[]> = {
     mp4: [...lavfi(seconds, size), ...x264, "-c:a", "aac", "-b:a", "96k", "-shortest", "-movflags", "+faststart"],
-    webm: [...lavfi(seconds, size), "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k", "-c:a", "libopus", "-shortest"],
-    hevc: [...lavfi(seconds, size), "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-tag:v", "hvc1", "-c:a", "aac", "-shortest"],
-    "audio-only": ["-f", "lavfi", "-i", `sine=frequency=440:sample_rate=48000:duration=${seconds}`, "-c:a", "aac"],
+    webm: [...lavfi(seconds, size), ...vp9, "-c:a", "libopus", "-shortest"],
+    truncated: [...lavfi(seconds, size), ...x264, "-c:a", "aac", "-shortest", "-movflags", "+faststart"],
+    hevc: [...lavfi(seconds, size), ...x265("yuv420p"), "-c:a", "aac", "-shortest"],
+    "phone-hevc": [...lavfi(seconds, size), ...x265("yuv420p"), "-c:a", "aac", "-shortest"],
+    hdr: [
+      ...lavfi(seconds, size), ...x265("yuv420p10le", ":colorprim=bt2020:transfer=smpte2084:colormatrix=bt2020nc"),
+      "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-colorspace", "bt2020nc", "-c:a", "aac", "-shortest",
+    ],
+    av1: [...lavfi(seconds, size), "-c:v", "libsvtav1", "-preset", "12", "-crf", "50", "-c:a", "libopus", "-shortest"],
+    "mkv-mp3": [...lavfi(seconds, size), ...x264, "-c:a", "libmp3lame", "-shortest"],
+    prores: [...lavfi(seconds, size), "-c:v", "prores_ks", "-profile:v", "0", "-c:a", "pcm_s16le", "-shortest"],
+    "no-audio": [...lavfi(seconds, size).slice(0, 4), ...x264, "-movflags", "+faststart"],
+    "audio-only": [...audioOnly, "-c:a", "aac"],
+    mp3: [...audioOnly, "-c:a", "libmp3lame"],
     random: [],
   };
   if (kind === "random") fs.writeFileSync(file, notAVideo());
-  else await exec("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args[kind], file]);
+  else await exec("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args[kind], file], { env: { ...process.env, SVT_LOG: "1" } });
+  if (kind === "phone-hevc") {
+    // ffmpeg 5.1 writes a display matrix only when copying.
+    const turned = file.replace(/\.mov$/, "-turned.mov");
+    await exec("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-i", file, "-c", "copy", "-metadata:s:v:0", "rotate=90", turned]);
+    fs.renameSync(turned, file);
+  }
+  if (kind === "truncated") {
+    // ftyp, then moov (faststart): keep both and 16 bytes of what follows.
+    const bytes = fs.readFileSync(file);
+    const ftyp = bytes.readUInt32BE(0);
+    assert.equal(bytes.toString("latin1", ftyp + 4, ftyp + 8), "moov");
+    fs.writeFileSync(file, bytes.subarray(0, ftyp + bytes.readUInt32BE(ftyp) + 16));
+  }
   return file;
 }
 
@@ -60,6 +101,15 @@ export async function settled(api: Api, assetId: string, ms = 60_000) {
     const asset = (await api.get(`asset/${assetId}`)).body;
     return asset.status.phase === "ready" || asset.status.phase === "failed" ? asset : undefined;
   }, ms, 200);
+}
+
+/** An asset whose renditions have all settled (none transcoding). */
+export async function transcoded(api: Api, assetId: string, ms = 180_000) {
+  return until(`asset ${assetId}'s renditions`, async () => {
+    const asset = (await api.get(`asset/${assetId}`)).body;
+    const renditions = asset.renditions ?? [];
+    return renditions.length && renditions.every((r: { phase: string }) => r.phase !== "transcoding") ? asset : undefined;
+  }, ms, 500);
 }
 
 export async function settledTask(api: Api, taskId: string, ms = 60_000) {

@@ -1,14 +1,18 @@
 import { preflight } from "@/lib/api/cors";
 import { downloadName } from "@/lib/api/download-name";
 import { assetFileResponse, IMMUTABLE } from "@/lib/api/files";
+import type { VideoSpec } from "@/lib/assets/schema";
+import { containerNamed } from "@/lib/media/containers";
 
-/** An asset's original mp4 ({CDN_URL}/asset/{playbackId}/video), with range requests; a download is named after the asset. */
+/**
+ * An asset's original file as uploaded ({CDN_URL}/asset/{playbackId}/video), with range requests,
+ * its container's content type, and a download named after the asset.
+ */
 export async function GET(req: Request, ctx: { params: Promise<{ playbackId: string }> }) {
   const { playbackId } = await ctx.params;
-  return assetFileResponse(req, playbackId, (f) => f.source, {
-    cacheControl: IMMUTABLE,
-    contentType: "video/mp4",
-    download: (asset) => downloadName(asset.name, "mp4"),
+  return assetFileResponse(req, playbackId, (f) => f.source, (asset) => {
+    const container = containerNamed((asset.videoSpec as VideoSpec | null)?.format);
+    return { cacheControl: IMMUTABLE, contentType: container.contentType, filename: downloadName(asset.name, container.format) };
   });
 }
 
