@@ -30,7 +30,7 @@ const lightness = (element: Locator) =>
 
 /** Whether the visible labels of a time axis stand apart (each ends before the next begins). */
 const labelsApart = (axis: Locator) =>
-  axis.locator("span span").evaluateAll((spans) => {
+  axis.locator("span").evaluateAll((spans) => {
     const boxes = spans.map((s) => s.getBoundingClientRect()).filter((b) => b.width > 0).sort((a, b) => a.left - b.left);
     return boxes.length >= 2 && boxes.every((b, i) => i === 0 || boxes[i - 1].right <= b.left);
   });
