@@ -28,6 +28,13 @@ const lightness = (element: Locator) =>
     return (r + g + b) / 765;
   });
 
+/** Whether the visible labels of a time axis stand apart (each ends before the next begins). */
+const labelsApart = (axis: Locator) =>
+  axis.locator("span").evaluateAll((spans) => {
+    const boxes = spans.map((s) => s.getBoundingClientRect()).filter((b) => b.width > 0).sort((a, b) => a.left - b.left);
+    return boxes.length >= 2 && boxes.every((b, i) => i === 0 || boxes[i - 1].right <= b.left);
+  });
+
 /** Whether `inner` lies wholly inside `outer`, horizontally. */
 async function fitsIn(inner: Locator, outer: Locator | number) {
   const box = (await inner.boundingBox())!;
@@ -74,10 +81,12 @@ test("a live stream: one current bitrate, charts with axes and a readout, the re
     await page.keyboard.press("Home");
     await expect(slider).toHaveAttribute("aria-valuenow", "0");
     await expect(slider).toHaveAttribute("aria-valuetext", /^\d\d:\d\d:\d\d: [\d,]+ kbps$/);
+    expect(await labelsApart(page.getByTestId("health-time-axis")), "time labels do not overlap").toBe(true);
     await page.screenshot({ path: `${SHOTS}/broadcast-1440.png`, fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(chart).toBeVisible();
     expect(await fitsIn(chart, 390), "the chart fits a phone").toBe(true);
+    expect(await labelsApart(page.getByTestId("health-time-axis")), "time labels do not overlap at 390 px").toBe(true);
     await page.screenshot({ path: `${SHOTS}/broadcast-390.png`, fullPage: true });
     await page.setViewportSize({ width: 1440, height: 900 });
 

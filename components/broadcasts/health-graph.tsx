@@ -92,10 +92,13 @@ const AXIS = "pl-16";
 
 const percent = (fraction: number) => `${(fraction * 100).toFixed(2)}%`;
 
-/** Round times between, by the room there is: a phone's axis has room for fewer labels. */
+/**
+ * Round times between, by the room there is: a label (with seconds) is some 55 px wide, a fifth of
+ * a phone's axis and a tenth of a wide one, and must clear the start and end labels.
+ */
 const TICKS = [
-  { most: 2, margin: 0.25, className: "sm:hidden" },
-  { most: 4, margin: 0.1, className: "hidden sm:inline" },
+  { most: 2, margin: 0.35, className: "sm:hidden" },
+  { most: 4, margin: 0.18, className: "hidden sm:inline" },
 ];
 
 /** When the broadcast started and ended (or now), and round times between, under the charts. */
