@@ -15,6 +15,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     // data-theme is set by THEME_SCRIPT before React hydrates, hence the suppressed warning.
     <html lang="en" suppressHydrationWarning>
       <head>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant script, no input in it */}
         <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
       </head>
       <body className="min-h-screen bg-zinc-50 font-sans text-zinc-900 antialiased">{children}</body>

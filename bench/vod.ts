@@ -48,6 +48,7 @@ interface Ctx {
   dataDir: string;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the answer is what the caller reads; typed calls pass T
 export async function api<T = any>(ctx: Pick<Ctx, "appUrl" | "key">, method: string, p: string, body?: unknown): Promise<T> {
   const res = await fetch(`${ctx.appUrl}/api/${p}`, {
     method,

@@ -6,7 +6,7 @@ import { after, describe, test } from "node:test";
 import { parseMediaPlaylist } from "@/lib/media/hls";
 import { BACKGROUND_NICENESS } from "@/lib/media/machine";
 import { BASE, newAccount, type Api } from "./support/client";
-import { cpuHog, makeBroadcastClip, publishFile, RTMP_PORT, rtmpUrl, streamActive, until } from "./support/media";
+import { cpuHog, makeBroadcastClip, publishFile, RTMP_PORT, rtmpUrl, until } from "./support/media";
 import { makeMedia, putFile } from "./support/vod";
 
 /**

@@ -42,7 +42,7 @@ async function scrape() {
 }
 
 /** The value of the series with exactly these labels; undefined when there is none. */
-function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}) {
+function sampleValue(samples: Sample[], name: string, labels: Record<string, string> = {}) {
   const keys = Object.keys(labels);
   return samples.find((s) => s.name === name && Object.keys(s.labels).length === keys.length && keys.every((k) => s.labels[k] === labels[k]))?.value;
 }
@@ -90,15 +90,15 @@ describe("metrics", () => {
     const { text, samples } = await scrape();
     const grew = (labels: Record<string, string>, by: number) =>
       assert.ok(
-        (valueOf(samples, "castline_http_requests_total", labels) ?? 0) >= (valueOf(before, "castline_http_requests_total", labels) ?? 0) + by,
+        (sampleValue(samples, "castline_http_requests_total", labels) ?? 0) >= (sampleValue(before, "castline_http_requests_total", labels) ?? 0) + by,
         `castline_http_requests_total${JSON.stringify(labels)} grew by ${by}`,
       );
     grew(listed, 3);
     grew(got, 1);
     grew(missing, 1);
-    const count = (s: Sample[]) => valueOf(s, "castline_http_request_duration_seconds_count", { method: "GET", route: "/api/stream" }) ?? 0;
+    const count = (s: Sample[]) => sampleValue(s, "castline_http_request_duration_seconds_count", { method: "GET", route: "/api/stream" }) ?? 0;
     assert.ok(count(samples) >= count(before) + 3, "each request is timed");
-    const slowest = valueOf(samples, "castline_http_request_duration_seconds_bucket", { method: "GET", route: "/api/stream", le: "+Inf" });
+    const slowest = sampleValue(samples, "castline_http_request_duration_seconds_bucket", { method: "GET", route: "/api/stream", le: "+Inf" });
     assert.equal(slowest, count(samples));
     const routes = new Set(samples.filter((s) => s.name === "castline_http_requests_total").map((s) => s.labels.route));
     assert.ok(routes.has("/hls/{playbackId}/..."), [...routes].join(", "));
@@ -113,7 +113,7 @@ describe("metrics", () => {
     const refusing = await startReceiver({ answers: [400] });
     try {
       const before = (await scrape()).samples;
-      const deliveries = (s: Sample[], outcome: string) => valueOf(s, "castline_webhook_deliveries", { outcome }) ?? NaN;
+      const deliveries = (s: Sample[], outcome: string) => sampleValue(s, "castline_webhook_deliveries", { outcome }) ?? NaN;
       for (const receiver of [accepting, refusing]) {
         const hook = (await api.post("webhook", { name: "metrics", url: receiver.url, events: ["stream.started"] })).body;
         assert.equal((await api.post(`webhook/${hook.id}/test`, { event: "stream.started" })).status, 202);
@@ -135,12 +135,12 @@ describe("metrics", () => {
     try {
       const { samples } = await scrape();
       for (const status of ["queued", "running", "failed"]) {
-        assert.ok((valueOf(samples, "castline_job_runs", { status }) ?? -1) >= 0, `castline_job_runs{status="${status}"}`);
+        assert.ok((sampleValue(samples, "castline_job_runs", { status }) ?? -1) >= 0, `castline_job_runs{status="${status}"}`);
       }
-      assert.ok((valueOf(samples, "castline_job_lag_seconds") ?? -1) >= 0);
-      assert.ok((valueOf(samples, "castline_live_sessions") ?? 0) >= 1, "our session is live");
+      assert.ok((sampleValue(samples, "castline_job_lag_seconds") ?? -1) >= 0);
+      assert.ok((sampleValue(samples, "castline_live_sessions") ?? 0) >= 1, "our session is live");
       for (const state of ["healthy", "overloaded", "lost"]) {
-        assert.ok((valueOf(samples, "castline_media_nodes", { state }) ?? -1) >= 0, `castline_media_nodes{state="${state}"}`);
+        assert.ok((sampleValue(samples, "castline_media_nodes", { state }) ?? -1) >= 0, `castline_media_nodes{state="${state}"}`);
       }
     } finally {
       await db().update(sessions).set({ isActive: false, endedAt: Date.now() }).where(eq(sessions.id, session.id));
@@ -168,7 +168,7 @@ describe("health", () => {
       const now = Health.parse((await call("GET", "health")).body).checks.nodes;
       const { samples } = await scrape();
       const states = ["healthy", "overloaded", "lost"] as const;
-      return states.every((state) => now[state] === valueOf(samples, "castline_media_nodes", { state }));
+      return states.every((state) => now[state] === sampleValue(samples, "castline_media_nodes", { state }));
     };
     const deadline = Date.now() + 30_000;
     while (!(await agreeing())) {

@@ -3,7 +3,6 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { after, describe, test } from "node:test";
 import { exportToIpfs } from "@/lib/assets/export";
 import { newAccount, type Api } from "./support/client";

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { startAppProcess } from "../scripts/app-process";
-import { Api, call, newAccount, signInAt } from "./support/client";
+import { type Api, call, newAccount, signInAt } from "./support/client";
 import { createScratchDatabase } from "./support/database";
 import { sleep, startReceiver } from "./support/receiver";
 

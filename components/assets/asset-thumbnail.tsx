@@ -80,6 +80,7 @@ function Still({ playbackId, compact }: { playbackId: string; compact?: boolean 
         </Placeholder>
       )}
       {state !== "missing" && (
+        // biome-ignore lint/performance/noImgElement: the app's own gated thumbnail; Next's optimizer would fetch it without the viewer's credential
         <img
           src={`/asset/${playbackId}/thumbnail.jpg`}
           alt=""

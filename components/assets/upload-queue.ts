@@ -148,7 +148,7 @@ class UploadQueue {
   /** An interrupted upload's file, chosen again: the upload goes on from where the server has it. */
   resumeWith(key: string, file: File) {
     const entry = this.#entries.get(key);
-    if (!entry || entry.upload.state !== "interrupted" || !entry.upload.assetId) return;
+    if (entry?.upload.state !== "interrupted" || !entry.upload.assetId) return;
     if (!sameFile(entry.identity, identityOf(file))) {
       this.#update(key, {
         errors: [`${file.name} is not the file this upload started with: choose ${entry.upload.name} (${formatBytes(entry.upload.size)}) again.`],

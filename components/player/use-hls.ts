@@ -109,6 +109,7 @@ export function useHls(
   }, [src]);
   const media = withoutToken(src);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-attached when the media changes, not its token (src is read through srcRef)
   useEffect(() => {
     const element = videoRef.current;
     if (!element) return;

@@ -27,7 +27,7 @@ const PROGRESS_EVERY_MS = 2000;
  */
 export async function transcodeSource(assetId: string, taskId: string | undefined, plan: SourcePlan, from: number): Promise<void> {
   const asset = await assetById(assetId);
-  if (!asset || asset.phase !== "processing" || asset.files?.transcoded) return; // done before a crash, or called off
+  if (asset?.phase !== "processing" || asset.files?.transcoded) return; // done before a crash, or called off
   const duration = (asset.videoSpec as VideoSpec | null)?.duration ?? 0;
   let reported = Date.now();
   const onProgress = (fields: Record<string, string>) => {

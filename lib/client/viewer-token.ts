@@ -37,7 +37,7 @@ function readPem(text: string): { label: string; der: Uint8Array<ArrayBuffer> } 
 /** The public point (X || Y, 64 bytes, hex) of a signing key's publicKey, or undefined if it is not P-256 SPKI. */
 export function publicPoint(publicKey: string): string | undefined {
   const pem = readPem(publicKey);
-  if (!pem || pem.label !== "PUBLIC KEY" || pem.der.length !== P256_SPKI_POINT_AT + 65 || pem.der[P256_SPKI_POINT_AT] !== 4) return undefined;
+  if (pem?.label !== "PUBLIC KEY" || pem.der.length !== P256_SPKI_POINT_AT + 65 || pem.der[P256_SPKI_POINT_AT] !== 4) return undefined;
   return hex(pem.der.slice(P256_SPKI_POINT_AT + 1));
 }
 

@@ -4,7 +4,7 @@ import { inngest } from "@/inngest/client";
 import { usesInngestServer } from "./mode";
 import { insertEvents } from "./store";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any event type; EventData derives each one's own payload
 type AnyEventType = EventType<string, any>;
 /** The payload an event type takes (inngest/events.ts): its schema's input, or any object without one. */
 export type EventData<T extends AnyEventType> = T["schema"] extends z.ZodType ? z.input<T["schema"]> : Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { db } from "@/db/client";
 import { multistreamTargets, recordingSegments, sessions, streams } from "@/db/schema";
 import { liveSessionEnded, recordingEnded } from "@/inngest/events";

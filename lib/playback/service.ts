@@ -23,7 +23,7 @@ export async function findPlayable(playbackId: string): Promise<Playable> {
   const stream = await streamForPlayback(playbackId);
   if (stream) return { stream };
   const asset = await assetForPlayback(playbackId);
-  if (!asset || asset.phase !== "ready") throw notFound("playback id");
+  if (asset?.phase !== "ready") throw notFound("playback id");
   return { asset };
 }
 

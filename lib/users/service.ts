@@ -4,7 +4,7 @@ import { users } from "@/db/schema";
 import { forbidden, invalid, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { hashPassword, verifyPassword } from "./password";
-import { accountEmail, type Role, type SignUp, type User } from "./schema";
+import { accountEmail, type Role, type User } from "./schema";
 
 type UserRow = typeof users.$inferSelect;
 

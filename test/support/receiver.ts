@@ -5,7 +5,8 @@ export interface Received {
   at: number;
   headers: http.IncomingHttpHeaders;
   body: string;
-  json: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: a received body is what the test asserts on
+  json: Record<string, any>;
 }
 
 /**

@@ -57,7 +57,7 @@ export async function startS3(directory: string, bucket = "castline") {
           const stat = fs.statSync(path.join(uploads(b), uploadId));
           return { uploadId, key, at: stat.birthtimeMs ? stat.birthtime : stat.mtime };
         })
-        .filter((u) => u.key && u.key.startsWith(prefix))
+        .filter((u) => u.key?.startsWith(prefix))
         .map((u) => `<Upload><Key>${xml(u.key)}</Key><UploadId>${u.uploadId}</UploadId><Initiated>${u.at.toISOString()}</Initiated></Upload>`);
       ctx.type = "application/xml";
       ctx.body = `<ListMultipartUploadsResult><Bucket>${xml(b)}</Bucket><IsTruncated>false</IsTruncated>${listed.join("")}</ListMultipartUploadsResult>`;
