@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { spawnTied } from "@/lib/tied-process";
 
 /**
  * Runs `scripts/start.ts` as a child process (as `npm start` would) and resolves
@@ -14,7 +15,9 @@ export interface AppProcess {
 
 export function startAppProcess(env: NodeJS.ProcessEnv): Promise<AppProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    // Tied: if whatever started it dies (a test run cut short), the app stops in order too
+    // instead of serving on, orphaned, with nobody reading its output.
+    const child = spawnTied(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"] }, "SIGTERM");
     const log = fs.createWriteStream(path.join(env.DATA_DIR!, "app.log"));
     let seen = "";
     const onData = (chunk: Buffer) => {

@@ -1,6 +1,7 @@
 import { serveLauncher } from "./children";
 import { config } from "@/lib/config";
 import { usePrivateDataDir } from "@/lib/data-dir";
+import { dropOutputWithoutReader } from "@/lib/process-output";
 import { startMediaNode } from "@/lib/media/node";
 import { objects } from "@/lib/storage";
 import { ffmpegRestarts, liveRenditions, nodeSessions, renditionsDropped, segmentWriteSeconds, startMetricsServer } from "@/lib/metrics/media";
@@ -13,6 +14,7 @@ import { ffmpegRestarts, liveRenditions, nodeSessions, renditionsDropped, segmen
  */
 async function main() {
   const cfg = config();
+  dropOutputWithoutReader();
   usePrivateDataDir();
   if (!cfg.APP_URL) throw new Error("APP_URL must say where the app is, e.g. APP_URL=http://10.0.0.5:3000");
   if (!process.env.MEDIA_SECRET) throw new Error("MEDIA_SECRET must be the app's (DATA_DIR/media-secret on the app's machine)");

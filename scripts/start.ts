@@ -1,5 +1,6 @@
 import http from "node:http";
 import { usePrivateDataDir } from "@/lib/data-dir";
+import { dropOutputWithoutReader } from "@/lib/process-output";
 import type { AddressInfo } from "node:net";
 import { DATABASE_UNAVAILABLE, RETRY_AFTER_S, watchDatabase } from "@/db/availability";
 import { closeDb } from "@/db/client";
@@ -34,6 +35,7 @@ async function main() {
   (process.env as Record<string, string>).NODE_ENV = dev ? "development" : "production";
   process.env.NEXT_TELEMETRY_DISABLED = "1";
   const cfg = config();
+  dropOutputWithoutReader();
   usePrivateDataDir();
   ensurePrograms([FFMPEG]);
   ensureSecret("AUTH_SECRET", cfg.dataDir);

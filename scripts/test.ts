@@ -105,7 +105,7 @@ async function typecheckTier(outDir: string) {
   const log = path.join(outDir, "typecheck.log");
   const out = fs.openSync(log, "w");
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [require.resolve("typescript/bin/tsc"), "--noEmit", "--incremental", "false"], { stdio: ["ignore", out, out] });
+    const child = spawn(process.execPath, [path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc"), "--noEmit", "--incremental", "false"], { stdio: ["ignore", out, out] });
     child.on("exit", (c) => resolve(c ?? 1));
   });
   process.stdout.write(`\n── ${code ? "✖" : "✔"} typecheck\n${fs.readFileSync(log, "utf8")}`);

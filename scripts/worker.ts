@@ -1,6 +1,7 @@
 import { serveLauncher } from "./children";
 import { closeDb } from "@/db/client";
 import { usePrivateDataDir } from "@/lib/data-dir";
+import { dropOutputWithoutReader } from "@/lib/process-output";
 import { setupDatabase } from "@/db/setup";
 import { startBackgroundWork } from "@/lib/jobs/start";
 
@@ -9,6 +10,7 @@ import { startBackgroundWork } from "@/lib/jobs/start";
  * the app. `npm start` runs JOB_WORKERS of these as child processes (scripts/children.ts).
  */
 async function main() {
+  dropOutputWithoutReader();
   usePrivateDataDir();
   const stopDatabase = await setupDatabase();
   const driver = await startBackgroundWork();
