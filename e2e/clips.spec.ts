@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { publish, rtmpUrl, type Running } from "../test/support/media";
-import { signUp, unique } from "./accounts";
+import { fromDashboard, signUp, unique } from "./accounts";
 
 /**
  * A creator clips the last 30 s of a broadcast whose media reaches the server at half
@@ -35,7 +35,7 @@ test("clip the last 30 s of a stream running behind the clock, and retry a faile
     await page.setViewportSize(DESKTOP);
     await signUp(page);
     const name = `Slow studio ${unique()}`;
-    const created = await page.request.post("/api/stream", { data: { name } });
+    const created = await page.request.post("/api/stream", { headers: fromDashboard, data: { name } });
     expect(created.status()).toBe(201);
     const stream = (await created.json()) as { id: string; streamKey: string; playbackId: string };
 
@@ -70,7 +70,7 @@ test("clip the last 30 s of a stream running behind the clock, and retry a faile
     await test.step("a clip of media the stream had not reached fails, and says so", async () => {
       const edge = (await clippable(page.request, session.id))!.endTime;
       range = { startTime: edge + 15_000, endTime: edge + 16_000 };
-      const asked = await page.request.post("/api/clip", { data: { playbackId: stream.playbackId, sessionId: session.id, name: missed, ...range } });
+      const asked = await page.request.post("/api/clip", { headers: fromDashboard, data: { playbackId: stream.playbackId, sessionId: session.id, name: missed, ...range } });
       expect(asked.status(), await asked.text()).toBe(200);
       const row = clips.getByTestId("clip-row").filter({ hasText: missed });
       await expect(row).toContainText("failed", { timeout: 90_000 });

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { signUp, unique } from "./accounts";
+import { fromDashboard, signUp, unique } from "./accounts";
 
 /**
  * A creator uploads a large video (resumable, over tus) on a slow uplink and reloads the
@@ -120,7 +120,7 @@ test("a resumable upload survives a reload and continues into the same asset; an
   });
 
   await test.step("a waiting video no browser is uploading to is deleted from its page", async () => {
-    const requested = await page.request.post("/api/asset/request-upload", { data: { name: `Never sent ${unique()}` } });
+    const requested = await page.request.post("/api/asset/request-upload", { headers: fromDashboard, data: { name: `Never sent ${unique()}` } });
     const { asset } = (await requested.json()) as { asset: { id: string } };
     await page.goto(`/assets/${asset.id}`);
     const card = page.locator("section").filter({ has: page.getByRole("heading", { name: "Upload", exact: true }) });

@@ -135,31 +135,24 @@ const LINGER_MS = 2000;
 const LINGER_BYTES = 8 * 1024 * 1024;
 
 /**
- * An answer given before the request's body was all received (a 413, a refused upload) ends the
- * connection once it is sent, after a bounded lingering close (as nginx does): what the client
- * is still sending is read and dropped for a moment, so that it reads the answer instead of a
- * reset of a connection closed under its feet; past LINGER_MS or LINGER_BYTES it is cut.
+ * An answer given before the request's body was all received (a 413, a refused upload): what the
+ * client is still sending is read and dropped for a moment (as nginx's lingering close does), so
+ * that it reads the answer instead of a reset of a connection closed under its feet. A body that
+ * ends within LINGER_MS and LINGER_BYTES leaves the connection as keep-alive as any other (its
+ * client may send its next request on it); past either, the connection is cut.
  */
 function closeOnUnreadBody(req: http.IncomingMessage, res: http.ServerResponse) {
   const socket = req.socket;
-  // Said in the answer too (Connection: close), or a keep-alive client sends its next request on
-  // the connection being closed and reads "other side closed" for it. Every header goes out
-  // through writeHead (an implicit one too), so this is where the answer's framing is decided.
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
-    if (!req.complete && sendsBody(req)) res.shouldKeepAlive = false;
-    return writeHead.apply(this, args);
-  } as typeof writeHead;
   res.once("finish", () => {
     if (req.complete || !sendsBody(req)) return;
-    const close = () => {
+    const cut = () => {
       clearTimeout(timer);
       socket.destroySoon();
     };
-    const timer = setTimeout(close, LINGER_MS);
+    const timer = setTimeout(cut, LINGER_MS);
     let dropped = 0;
-    req.on("data", (chunk: Buffer) => (dropped += chunk.length) > LINGER_BYTES && close());
-    req.once("end", close);
+    req.on("data", (chunk: Buffer) => (dropped += chunk.length) > LINGER_BYTES && cut());
+    req.once("end", () => clearTimeout(timer));
     req.resume();
   });
 }

@@ -25,7 +25,8 @@ import { nodeTestArgs, runPool, tapCounts, type FileResult } from "./test-pool";
  *   npm test -- <word> -t <re>   only the tests whose names match
  *   npm test -- --serve          start the app under test and keep it up (Ctrl-C ends it);
  *                                `npm test -- <word>` in another shell then runs against it at once
- * TEST_CONCURRENCY sets how many integration files run at once (3).
+ * TEST_CONCURRENCY sets how many integration files run at once (2); a file with the line
+ * `// npm test: alone` runs by itself at the end.
  */
 const root = process.cwd();
 /** Where a served app under test says how to reach it (the checkout's own; not committed). */
@@ -84,12 +85,20 @@ async function unitTier(files: string[], outDir: string, namePattern?: string) {
   return tapCounts(tap);
 }
 
+/**
+ * A file that loads the machine on purpose or times what another file's load would skew (a CPU
+ * hog, a node's heartbeats against its lost timeout) says so on a line of its own; it runs by
+ * itself once everything else is done.
+ */
+const ALONE = /^\/\/ npm test: alone\b/m;
+const runsAlone = (file: string) => ALONE.test(fs.readFileSync(path.join(root, file), "utf8"));
+
 async function integrationTier(files: string[], env: NodeJS.ProcessEnv, outDir: string, namePattern?: string) {
   if (!files.length) return undefined;
   const known = fs.existsSync(DURATIONS) ? (JSON.parse(fs.readFileSync(DURATIONS, "utf8")) as Record<string, number>) : {};
-  const concurrency = Number(process.env.TEST_CONCURRENCY ?? 3);
-  const results = await runPool({ files, concurrency, env, outDir, namePattern, known });
-  return { results, passed: sum(results, "passed"), failed: sum(results, "failed") };
+  const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
+  const results = await runPool({ files: files.filter((f) => !runsAlone(f)), concurrency, env, outDir, namePattern, known });
+  return { results, alone: files.filter(runsAlone), known };
 }
 
 async function browserTier(specs: string[], env: NodeJS.ProcessEnv, outDir: string, all: boolean, namePattern?: string) {
@@ -222,6 +231,10 @@ async function main() {
     browserTier(chosen.browser, env, outDir, !args.words.length || args.words.includes("e2e"), args.namePattern),
     args.words.length ? undefined : typecheckTier(outDir),
   ]);
+  // Then the files that need the machine to themselves, one at a time.
+  if (integration?.alone.length) {
+    integration.results.push(...(await runPool({ files: integration.alone, concurrency: 1, env, outDir, namePattern: args.namePattern, known: integration.known })));
+  }
   if (integration) timings(integration.results, performance.now() - tiersStarted);
   if (integration && !args.words.length && !args.namePattern && !process.env.CI) {
     fs.writeFileSync(DURATIONS, `${JSON.stringify(Object.fromEntries(integration.results.map((r) => [r.file, Math.round(r.ms)]).sort()), null, 2)}\n`);
@@ -229,7 +242,8 @@ async function main() {
 
   await own?.app.stop();
   await stopDatabase?.();
-  const code = report({ typecheck, unit, integration, browser });
+  const integrationCounts = integration && { passed: sum(integration.results, "passed"), failed: sum(integration.results, "failed") };
+  const code = report({ typecheck, unit, integration: integrationCounts, browser });
   if (code && own) console.log(`The app's log and the suite's data are kept: ${dataDir} (app.log)`);
   else if (own && !process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
   console.log(`npm test took ${seconds(started)}`);
