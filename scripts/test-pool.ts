@@ -10,6 +10,9 @@ import path from "node:path";
  * few at once fill the machine without starving each other.
  */
 
+/** Longer than any file takes on a loaded 2-core machine (the slowest, about 8 minutes). */
+const FILE_LIMIT_MS = 20 * 60_000;
+
 export interface FileResult {
   file: string;
   ms: number;
@@ -36,7 +39,8 @@ export function tapCounts(file: string) {
 }
 
 export const nodeTestArgs = (tap: string, spec: string, files: string[], namePattern?: string) => [
-  "--import", "tsx", "--test",
+  // A file whose tests are done exits even if something it started holds the event loop.
+  "--import", "tsx", "--test", "--test-force-exit",
   "--test-reporter=spec", `--test-reporter-destination=${spec}`,
   "--test-reporter=tap", `--test-reporter-destination=${tap}`,
   ...(namePattern ? [`--test-name-pattern=${namePattern}`] : []),
@@ -52,7 +56,13 @@ function runFile(file: string, opts: PoolOptions): Promise<FileResult> {
     const child = spawn(process.execPath, nodeTestArgs(tap, spec, [file], opts.namePattern), { env: opts.env, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+    // A file that hangs must not hold the whole run (CI stops at 90 minutes): it fails instead.
+    const limit = setTimeout(() => {
+      stderr += `\n${file} still running after ${FILE_LIMIT_MS / 60_000} minutes: stopped\n`;
+      child.kill("SIGKILL");
+    }, FILE_LIMIT_MS);
     child.on("exit", (code) => {
+      clearTimeout(limit);
       const ms = performance.now() - started;
       const counts = tapCounts(tap);
       // A file that died before reporting (a syntax error, a crash) still counts as failed.

@@ -25,7 +25,8 @@ import { nodeTestArgs, runPool, tapCounts, type FileResult } from "./test-pool";
  *   npm test -- <word> -t <re>   only the tests whose names match
  *   npm test -- --serve          start the app under test and keep it up (Ctrl-C ends it);
  *                                `npm test -- <word>` in another shell then runs against it at once
- * TEST_CONCURRENCY sets how many integration files run at once (2); a file with the line
+ * TEST_CONCURRENCY sets how many integration files run at once (1: on 2 cores the files are
+ * CPU-bound, and more at once only made each slower); a file with the line
  * `// npm test: alone` runs by itself at the end.
  */
 const root = process.cwd();
@@ -96,7 +97,7 @@ const runsAlone = (file: string) => ALONE.test(fs.readFileSync(path.join(root, f
 async function integrationTier(files: string[], env: NodeJS.ProcessEnv, outDir: string, namePattern?: string) {
   if (!files.length) return undefined;
   const known = fs.existsSync(DURATIONS) ? (JSON.parse(fs.readFileSync(DURATIONS, "utf8")) as Record<string, number>) : {};
-  const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
+  const concurrency = Number(process.env.TEST_CONCURRENCY ?? 1);
   const results = await runPool({ files: files.filter((f) => !runsAlone(f)), concurrency, env, outDir, namePattern, known });
   return { results, alone: files.filter(runsAlone), known };
 }

@@ -144,8 +144,11 @@ describe("live streaming", { concurrency: false }, () => {
       return list.length && list[0].status.phase === "ready" ? list : undefined;
     }, 60_000, 500);
     assert.deepEqual(asset.source, { type: "recording", sessionId: waiting.id, streamId: stream.id });
-    const ready = (await api.get(`session/${waiting.id}`)).body;
-    assert.equal(ready.recordingStatus, "ready");
+    // The session says so once the finalizing job has marked it, just after the asset is playable.
+    const ready = await until("the session's recording ready", async () => {
+      const session = (await api.get(`session/${waiting.id}`)).body;
+      return session.recordingStatus === "ready" ? session : undefined;
+    }, 30_000, 500);
     const { file } = await download(ready.mp4Url, "recording.mp4");
     const duration = Number((await ffprobe(file)).format.duration);
     assert.ok(duration > 5, `both parts are in the mp4 (${duration} s)`);
