@@ -17,7 +17,9 @@ import { makeMedia, putFile } from "./support/vod";
  * saturated at normal priority beside it, and the platform's own VOD transcoding on the same
  * machine. The encoder sends a pre-encoded clip as it is (a real one runs elsewhere; this one
  * must not be slowed by the machine it reports on). The machine is shared: busy loops are
- * added, one more every HOG_EVERY_MS, only until the node cannot keep up.
+ * added, doubling every HOG_EVERY_MS, only until the node cannot keep up. How many that takes
+ * depends on the machine (8 were not enough on a quiet one), so there is no small cap: at
+ * 32 per core a transcoder keeps a few percent of the CPU on any machine.
  */
 const PROFILES = [
   { name: "480p", width: 854, height: 480, bitrate: 1_400_000, fps: 30 },
@@ -91,7 +93,7 @@ describe("live on a busy machine", { concurrency: false }, () => {
     const clip = path.join(tmp, "clip.flv");
     await makeBroadcastClip(clip, { size: "1280x720", seconds: 20 });
     const stream = (await api.post("stream", { name: "busy node", profiles: PROFILES })).body;
-    const maxHogs = os.availableParallelism() * 4;
+    const maxHogs = os.availableParallelism() * 32;
     const hog = cpuHog();
     const encoder = publishFile(rtmpUrl(stream.streamKey), clip, PUBLISH_S);
     const seen = new Map<number, number>(); // source segment number -> duration
@@ -150,7 +152,7 @@ describe("live on a busy machine", { concurrency: false }, () => {
         }
 
         if (!dropped.size && hog.count < maxHogs && Date.now() - hogAt >= HOG_EVERY_MS) {
-          hog.add(1);
+          hog.add(Math.min(Math.max(1, hog.count), maxHogs - hog.count));
           hogAt = Date.now();
         }
         if (polls++ % 3 === 0) {
@@ -200,7 +202,7 @@ describe("live on a busy machine", { concurrency: false }, () => {
       assert.ok(nodeSaidLagging, "the media node listing said it was overloaded, with a lagging session");
       const health = (await api.get(`session/${session.id}/health`)).body;
       const issue = health.issues.find((i: { reading: string }) => i.reading === "transcoding");
-      assert.match(issue?.message ?? "", /^Transcoding fell behind real time .*: (480p|360p|480p and 360p) dropped to keep the stream live/);
+      assert.match(issue?.message ?? "", /^Transcoding fell behind real time .*: (480p|360p|480p and 360p|360p and 480p) dropped to keep the stream live/);
       assert.ok(health.samples.some((s: { droppedRenditions?: string[] }) => s.droppedRenditions?.length));
 
       // Live work at normal priority, the platform's background work below it, one at a time while live.
