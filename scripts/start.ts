@@ -8,7 +8,7 @@ import { setupDatabase } from "@/db/setup";
 import { startUploadSweeper } from "@/lib/assets/upload";
 import { config, reloadConfig } from "@/lib/config";
 import { usesInngestServer } from "@/lib/jobs/mode";
-import { startBackgroundWork } from "@/lib/jobs/start";
+import { startBackgroundWork } from "@/inngest/start";
 import { startNodeWatch } from "@/lib/live/nodes";
 import { endSessionsOfNode } from "@/lib/live/service";
 import { observeRequest } from "@/lib/metrics";

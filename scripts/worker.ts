@@ -3,7 +3,7 @@ import { closeDb } from "@/db/client";
 import { usePrivateDataDir } from "@/lib/data-dir";
 import { dropOutputWithoutReader } from "@/lib/process-output";
 import { setupDatabase } from "@/db/setup";
-import { startBackgroundWork } from "@/lib/jobs/start";
+import { startBackgroundWork } from "@/inngest/start";
 
 /**
  * `npm run worker`: the built-in job driver alone, against the same database as

@@ -10,8 +10,8 @@ import { startProcessing, watchForUpload } from "@/lib/assets/upload";
 import { newId } from "@/lib/ids";
 import { unseal } from "@/lib/secrets";
 import { updateTask } from "@/lib/tasks/service";
-import { inngest } from "../client";
-import { assetExportRequested, assetImportRequested, assetPurged, assetSourceStored, assetUploadAwaited } from "../events";
+import { inngest } from "@/lib/jobs/client";
+import { assetExportRequested, assetImportRequested, assetPurged, assetSourceStored, assetUploadAwaited } from "@/lib/jobs/events";
 
 type AssetJob = { assetId: string; taskId?: string };
 type Step = Parameters<Parameters<typeof inngest.createFunction>[1]>[0]["step"];

@@ -1,8 +1,8 @@
 import { whileAssetExists } from "@/lib/assets/cancel";
 import { failAsset } from "@/lib/assets/pipeline";
 import { makeClip } from "@/lib/clips/make";
-import { inngest } from "../client";
-import { clipRequested } from "../events";
+import { inngest } from "@/lib/jobs/client";
+import { clipRequested } from "@/lib/jobs/events";
 
 /**
  * POST /clip: cut the range (smart cut: only the partial GOPs at its edges are

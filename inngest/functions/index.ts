@@ -9,8 +9,9 @@ import { deliverWebhook } from "./webhooks";
 
 /**
  * Every background function, served at /api/inngest for an Inngest server and run by
- * the built-in driver otherwise. Add each new function here; code starts them only
- * through emit() from lib/jobs/emit.ts.
+ * the built-in driver otherwise (inngest/start.ts). Add each new function here (a unit
+ * test, test/unit/functions-registry.test.ts, fails on one left out); code starts them
+ * only through emit() from lib/jobs/emit.ts.
  */
 export const functions: InngestFunction.Any[] = [
   deliverWebhook,

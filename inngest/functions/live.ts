@@ -1,7 +1,7 @@
 import { config } from "@/lib/config";
 import { retireDvr } from "@/lib/live/dvr";
-import { inngest } from "../client";
-import { liveSessionEnded } from "../events";
+import { inngest } from "@/lib/jobs/client";
+import { liveSessionEnded } from "@/lib/jobs/events";
 
 /** A live session ended: its DVR (clips can still be cut from it) stays for LIVE_DVR_WINDOW_S, then goes. */
 export const retireLiveDvr = inngest.createFunction(

@@ -1,6 +1,6 @@
 import { recordingFailed, recordingPlayable, recordingToAsset, reconnectDeadline, sessionStillEnded } from "@/lib/live/recordings";
-import { inngest } from "../client";
-import { recordingEnded } from "../events";
+import { inngest } from "@/lib/jobs/client";
+import { recordingEnded } from "@/lib/jobs/events";
 import { ladderSteps, playableSteps } from "./assets";
 
 /**

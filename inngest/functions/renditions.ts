@@ -1,8 +1,8 @@
 import { failRendition, renditionsClaimedBy, settleTranscode } from "@/lib/assets/renditions";
 import { whileAssetExists } from "@/lib/assets/cancel";
 import { publishRendition, storeStaticMp4, transcodeChunk } from "@/lib/assets/transcode";
-import { inngest } from "../client";
-import { renditionChunkRequested } from "../events";
+import { inngest } from "@/lib/jobs/client";
+import { renditionChunkRequested } from "@/lib/jobs/events";
 
 /**
  * One chunk of one rendition of an asset's ladder: any job worker on any machine

@@ -1,6 +1,6 @@
 import { attemptDelivery, RETRY_SCHEDULE } from "@/lib/webhooks/delivery";
-import { inngest } from "../client";
-import { webhookDeliveryRequested } from "../events";
+import { inngest } from "@/lib/jobs/client";
+import { webhookDeliveryRequested } from "@/lib/jobs/events";
 
 /**
  * Delivers one event to one webhook. The back-off lives here (sleeps between

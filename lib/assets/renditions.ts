@@ -3,7 +3,7 @@ import { db } from "@/db/client";
 import { assetRenditions, assets, transcodeChunks } from "@/db/schema";
 import { config } from "@/lib/config";
 import { compact } from "@/lib/compact";
-import { renditionChunkRequested } from "@/inngest/events";
+import { renditionChunkRequested } from "@/lib/jobs/events";
 import { emitEach } from "@/lib/jobs/emit";
 import { spawnTask, updateTask } from "@/lib/tasks/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";

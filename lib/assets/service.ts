@@ -9,7 +9,7 @@ import { inRange, nameContains, pageOf, type Page, type PageQuery } from "@/db/p
 import type { Order } from "@/lib/api/list-query";
 import { config } from "@/lib/config";
 import { newId, newPlaybackId } from "@/lib/ids";
-import { assetExportRequested, assetImportRequested, assetPurged, assetUploadAwaited } from "@/inngest/events";
+import { assetExportRequested, assetImportRequested, assetPurged, assetUploadAwaited } from "@/lib/jobs/events";
 import { emit } from "@/lib/jobs/emit";
 import { privateHostReason } from "@/lib/net/guard";
 import { withoutCredentials } from "@/lib/net/http-url";

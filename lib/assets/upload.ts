@@ -7,7 +7,7 @@ import { config } from "@/lib/config";
 import { BodyTooLarge } from "@/lib/bounded-body";
 import { conflict, forbidden, invalid, notFound, timedOut, type Refusal } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { assetSourceStored } from "@/inngest/events";
+import { assetSourceStored } from "@/lib/jobs/events";
 import { emit } from "@/lib/jobs/emit";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";

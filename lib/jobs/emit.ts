@@ -1,16 +1,16 @@
 import type { EventType } from "inngest";
 import type { z } from "zod";
-import { inngest } from "@/inngest/client";
+import { inngest } from "./client";
 import { usesInngestServer } from "./mode";
 import { insertEvents } from "./store";
 
 // biome-ignore lint/suspicious/noExplicitAny: any event type; EventData derives each one's own payload
 type AnyEventType = EventType<string, any>;
-/** The payload an event type takes (inngest/events.ts): its schema's input, or any object without one. */
+/** The payload an event type takes (lib/jobs/events.ts): its schema's input, or any object without one. */
 export type EventData<T extends AnyEventType> = T["schema"] extends z.ZodType ? z.input<T["schema"]> : Record<string, unknown>;
 
 /**
- * The only way code starts background work: one event of a declared type (inngest/events.ts),
+ * The only way code starts background work: one event of a declared type (lib/jobs/events.ts),
  * its payload checked against the type's schema. It goes to the Inngest server when one is
  * configured, else it is stored with a run for every function it triggers and the built-in
  * driver is woken. `id` de-duplicates repeated sends. Returns the event id.

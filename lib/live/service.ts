@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { db } from "@/db/client";
 import { multistreamTargets, recordingSegments, sessions, streams } from "@/db/schema";
-import { liveSessionEnded, recordingEnded } from "@/inngest/events";
+import { liveSessionEnded, recordingEnded } from "@/lib/jobs/events";
 import { emit } from "@/lib/jobs/emit";
 import { createSession, reconnectWindowOf, serializeSession, type SessionRow } from "@/lib/sessions/service";
 import { recordHealth } from "@/lib/sessions/health";

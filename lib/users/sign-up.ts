@@ -1,7 +1,7 @@
-import { mailRequested } from "@/inngest/events";
 import { config } from "@/lib/config";
 import { conflict, forbidden, invalid, tooMany } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { mailRequested } from "@/lib/jobs/events";
 import { emit } from "@/lib/jobs/emit";
 import { canMail } from "@/lib/mail";
 import { publicOrigin } from "@/lib/origin";

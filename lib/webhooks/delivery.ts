@@ -1,9 +1,9 @@
-import type { WebhookEventData } from "@/inngest/events";
 import { and, eq, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import { bodyPrefix } from "@/lib/bounded-body";
 import { newId } from "@/lib/ids";
+import type { WebhookEventData } from "@/lib/jobs/events";
 import { guardedRequest, PrivateAddressError } from "@/lib/net/guard";
 import type { WebhookEvent } from "./events";
 import { signatureHeaders } from "./signature";

@@ -2,7 +2,7 @@ import { and, arrayContains, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { webhooks } from "@/db/schema";
 import { newId } from "@/lib/ids";
-import { webhookDeliveryRequested, type WebhookEventData } from "@/inngest/events";
+import { webhookDeliveryRequested, type WebhookEventData } from "@/lib/jobs/events";
 import { emitEach } from "@/lib/jobs/emit";
 import type { WebhookEvent } from "./events";
 

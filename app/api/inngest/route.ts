@@ -1,5 +1,5 @@
 import { serve } from "inngest/next";
-import { inngest } from "@/inngest/client";
+import { inngest } from "@/lib/jobs/client";
 import { functions } from "@/inngest/functions";
 import { errorResponse, refusalResponse } from "@/lib/api/errors";
 import { BodyTooLarge, requestBody } from "@/lib/bounded-body";

@@ -1,15 +1,17 @@
-import { inngest } from "@/inngest/client";
-import { config } from "@/lib/config";
-import { functions } from "@/inngest/functions";
-import { transcodeRenditionChunk } from "@/inngest/functions/renditions";
 import { transcodeSlots } from "@/lib/assets/transcode";
-import { startJobDriver, type JobDriver } from "./driver";
-import { usesInngestServer } from "./mode";
-import { usePlainProcessEnv } from "./plain-env";
+import { config } from "@/lib/config";
+import { inngest } from "@/lib/jobs/client";
+import { startJobDriver, type JobDriver } from "@/lib/jobs/driver";
+import { usesInngestServer } from "@/lib/jobs/mode";
+import { usePlainProcessEnv } from "@/lib/jobs/plain-env";
+import { functions } from "./functions";
+import { transcodeRenditionChunk } from "./functions/renditions";
 
 /**
  * Starts the built-in driver for the app's functions, unless an Inngest server
- * drives them (then it calls /api/inngest and nothing runs here).
+ * drives them (then it calls /api/inngest and nothing runs here). Where the
+ * functions meet the driver (lib/jobs, the mechanism, knows none of them), as
+ * app/api/inngest/route.ts is where they meet an Inngest server.
  */
 export async function startBackgroundWork(): Promise<JobDriver | undefined> {
   if (usesInngestServer()) {

@@ -3,9 +3,11 @@ import { z } from "zod";
 import { WEBHOOK_EVENTS } from "@/lib/webhooks/events";
 
 /**
- * Every event that starts background work, with its payload's schema: emit() takes
- * these (lib/jobs/emit.ts), functions trigger on them (inngest/functions), and both
- * see the payload typed. Secrets travel sealed (lib/secrets.ts), never in the clear.
+ * Every event that starts background work, with its payload's schema: the contract between
+ * the domains that emit() them (lib/jobs/emit.ts) and the functions that trigger on them
+ * (inngest/functions), which both see the payload typed. It sits below both, so a domain
+ * names its work without reaching up to the functions that import it.
+ * Secrets travel sealed (lib/secrets.ts), never in the clear.
  */
 
 /** A source file is in the object store (an upload, a clip): make it a playable asset. */
