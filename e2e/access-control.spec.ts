@@ -246,7 +246,7 @@ const NO_REFERRER = '<meta name="referrer" content="no-referrer">';
 
 /** Whether an image of the page loaded (false once it failed). */
 const imageLoaded = (page: Page, selector: string) =>
-  expect.poll(() => page.locator(selector).evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth > 0 : undefined)), { timeout: 20_000 });
+  expect.poll(() => page.locator(selector).evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth > 0 : undefined)), { timeout: 60_000 });
 
 test("a video that plays only on its allowed site: embedded there it plays; other sites, no-referrer and sandboxed pages, and other sites framing the allowed one are refused", async ({ page, browser, baseURL }) => {
   // An upload, then eight pages on two sites, three of them playing: minutes on a busy machine.
@@ -320,7 +320,7 @@ test("a video that plays only on its allowed site: embedded there it plays; othe
       const sandboxedPlayer = await visit(`${evil.origin}/sandboxed-player`);
       await refused(sandboxedPlayer.frameLocator("iframe"), /plays only on the sites its owner allows/);
       const opaquePage = await visit(`${evil.origin}/sandboxed`);
-      await expect.poll(() => opaquePage.evaluate(() => (window as unknown as { told: object }).told), { timeout: 20_000 }).toEqual({ info: 403, video: "failed" });
+      await expect.poll(() => opaquePage.evaluate(() => (window as unknown as { told: object }).told), { timeout: 60_000 }).toEqual({ info: 403, video: "failed" });
       // Even framed by the allowed site: the player page's requests come from an opaque origin.
       const goodSandbox = await visit(`${good.origin}/sandboxed`);
       await refused(goodSandbox.frameLocator("iframe"), /sandboxed or opaque page/);

@@ -45,11 +45,11 @@ test("broadcasts list their recordings, and ingest health is a graph that names 
       const history = page.getByTestId("health-history");
       await expect(history).toBeVisible({ timeout: 30_000 });
       for (const reading of ["bitrate", "fps", "keyframeInterval"]) await expect(page.getByTestId(`health-graph-${reading}`)).toBeVisible();
-      await expect(page.getByTestId("health-graph-keyframeInterval")).toHaveAttribute("data-warn", "true", { timeout: 20_000 });
+      await expect(page.getByTestId("health-graph-keyframeInterval")).toHaveAttribute("data-warn", "true", { timeout: 60_000 });
       await expect(page.getByTestId("health-graph-fps")).not.toHaveAttribute("data-warn");
       await expect(page.getByRole("list", { name: "What to fix" })).toContainText("keyframe interval to 2 s");
       // the line is drawn (a path with at least two points)
-      await expect(page.getByTestId("health-graph-bitrate").locator("path")).toHaveAttribute("d", /^M[\d.,]+L/, { timeout: 20_000 });
+      await expect(page.getByTestId("health-graph-bitrate").locator("path")).toHaveAttribute("d", /^M[\d.,]+L/, { timeout: 60_000 });
       await shot(page, "1-stream-live-1440");
     });
 

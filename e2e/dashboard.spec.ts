@@ -72,7 +72,7 @@ test("a creator signs up, sets up a stream, multistreams it and adds a webhook",
     await expect(async () => {
       await page.reload();
       await expect(page.getByRole("row", { name: /E2E key/ })).not.toContainText("Never", { timeout: 1000 });
-    }).toPass({ timeout: 15_000 });
+    }).toPass({ timeout: 60_000 });
   });
 
   await test.step("create a stream with the rendition presets and see it listed", async () => {

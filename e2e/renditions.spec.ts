@@ -79,7 +79,7 @@ test("renditions show on the asset page and in the player's quality menu, and th
   ]);
 
   // The page polls by itself until the ladder is done.
-  await expect(card.locator('[data-testid="rendition"][data-phase="ready"]')).toHaveCount(3, { timeout: 15_000 });
+  await expect(card.locator('[data-testid="rendition"][data-phase="ready"]')).toHaveCount(3, { timeout: 60_000 });
   for (const r of renditions) {
     const row = card.getByTestId("rendition").filter({ hasText: r.name });
     await expect(row.getByRole("link", { name: `Download the ${r.name} MP4` })).toHaveAttribute("href", r.mp4Url!);
@@ -116,7 +116,7 @@ test("renditions show on the asset page and in the player's quality menu, and th
     await expect(menu.getByRole("menuitemradio")).toHaveText(["Auto", "720p", "480p", "360p"].map((l) => new RegExp(`^${l}`)));
     await shoot(page, `player-quality-${width}`);
     await menu.getByRole("menuitemradio", { name: "360p" }).click();
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoHeight), { timeout: 20_000, message: "360p plays" }).toBe(360);
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoHeight), { timeout: 60_000, message: "360p plays" }).toBe(360);
 
     const seek = page.getByRole("slider", { name: "Seek" });
     const box = (await seek.boundingBox())!;

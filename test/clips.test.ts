@@ -73,10 +73,10 @@ async function frameNear(segment: string, offsetMs: number) {
 }
 
 async function readyClip(api: Api, created: { asset: { id: string }; task: { id: string } }, name: string) {
-  const task = await settledTask(api, created.task.id, 90_000);
+  const task = await settledTask(api, created.task.id, 240_000);
   assert.equal(task.status.phase, "completed", JSON.stringify(task.status));
   assert.equal(task.type, "clip");
-  const asset = await settled(api, created.asset.id, 30_000);
+  const asset = await settled(api, created.asset.id, 120_000);
   assert.equal(asset.status.phase, "ready", JSON.stringify(asset.status));
   const file = path.join(tmp, name);
   await download(asset.downloadUrl, file);
