@@ -12,16 +12,19 @@ import { CHROMIUM, ensurePrograms, FFMPEG } from "./prerequisites";
 import { nodeTestArgs, runPool, tapCounts, type FileResult } from "./test-pool";
 
 /**
- * `npm test`: the type check and the suite's three tiers.
+ * `npm test`: the type check and the suite's four tiers.
  *   unit         test/unit: pure modules in-process, seconds, no build or database
+ *   database     test/db: modules against real PostgreSQL in-process (the job driver, claims,
+ *                lockers, route handlers called directly), no build and no app
  *   integration  test/*.test.ts: HTTP through one real app (production build, real PostgreSQL:
  *                embedded, or DATABASE_URL when set, real ffmpeg), several files at once
  *   browser      e2e/*.spec.ts: Playwright in Debian's chromium against the same app
- * The unit tier runs while the app builds; integration, browser and the type check (`npm run
- * typecheck`, in full runs: the build leaves it to this) run side by side.
+ * The unit tier runs while the database starts and the app builds, the database tier while
+ * the app builds; integration, browser and the type check (`npm run typecheck`, in full runs:
+ * the build leaves it to this) run side by side.
  *
  *   npm test                     everything
- *   npm test -- <word>...        the files whose names hold a word ("unit", "e2e": a whole tier)
+ *   npm test -- <word>...        the files whose names hold a word ("unit", "db", "e2e": a whole tier)
  *   npm test -- <word> -t <re>   only the tests whose names match
  *   npm test -- --serve          start the app under test and keep it up (Ctrl-C ends it);
  *                                `npm test -- <word>` in another shell then runs against it at once
@@ -72,6 +75,7 @@ function selection({ words }: Args) {
   const wants = (tier: string, file: string) => !words.length || words.includes(tier) || words.some((w) => file.includes(w));
   return {
     unit: testFiles("test/unit", ".test.ts", (f) => wants("unit", f)),
+    database: testFiles("test/db", ".test.ts", (f) => wants("db", f)),
     integration: testFiles("test", ".test.ts", (f) => wants("integration", f)),
     browser: testFiles("e2e", ".spec.ts", (f) => wants("e2e", f)),
   };
@@ -84,6 +88,16 @@ async function unitTier(files: string[], outDir: string, namePattern?: string) {
   await run(process.execPath, nodeTestArgs(tap, spec, files, namePattern), { ...process.env, NODE_ENV: "test" });
   process.stdout.write(`\n── unit tier\n${fs.readFileSync(spec, "utf8")}`);
   return tapCounts(tap);
+}
+
+/** The database tier: each file in its own process against the suite's PostgreSQL, one at a time. */
+async function databaseTier(files: string[], base: NodeJS.ProcessEnv, outDir: string, namePattern?: string) {
+  if (!files.length) return undefined;
+  // The suite's database (DATABASE_URL: setupDatabase's, or the served app's) and data folder;
+  // private addresses allowed, as for the app under test (these tests serve fakes on loopback).
+  const env: NodeJS.ProcessEnv = { ...base, NODE_ENV: "test", ALLOW_PRIVATE_URLS: "true" };
+  const results = await runPool({ files, concurrency: 1, env, outDir, namePattern });
+  return { passed: sum(results, "passed"), failed: sum(results, "failed") };
 }
 
 /**
@@ -196,18 +210,32 @@ async function main() {
   // suite's database must be this fresh one, not ./data's.
   if (!served) process.env.DATA_DIR = dataDir;
   // The unit tier runs meanwhile: it needs neither the build nor the database.
-  const preparing = needsApp && !served
+  const needsDatabase = needsApp || chosen.database.length > 0;
+  const database = needsDatabase && !served
     ? (async () => {
         ensurePrograms(chosen.browser.length || args.serve ? [CHROMIUM, FFMPEG] : [FFMPEG]);
-        const stopDatabase = await setupDatabase();
+        const stop = await setupDatabase();
         await closeDb();
-        await buildIfNeeded(root);
-        return stopDatabase;
+        return stop;
       })()
     : undefined;
+  // The build and the database tier (which needs no build) side by side.
+  const preparing = needsApp && !served ? database!.then(() => buildIfNeeded(root)) : undefined;
+  const databaseTested = args.serve
+    ? undefined
+    : served
+      ? databaseTier(chosen.database, served, outDir, args.namePattern)
+      : database?.then(() => databaseTier(chosen.database, process.env, outDir, args.namePattern));
   const unit = args.serve ? undefined : await unitTier(chosen.unit, outDir, args.namePattern);
-  const stopDatabase = await preparing;
-  if (!needsApp) process.exit(report({ unit }));
+  await preparing;
+  const stopDatabase = await database;
+  const db = await databaseTested;
+  if (!needsApp) {
+    await stopDatabase?.();
+    const code = report({ unit, database: db });
+    if (dataDir && !code && !process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+    process.exit(code);
+  }
 
   const own = served ? undefined : await startAppUnderTest(dataDir);
   const env = served ?? own!.env;
@@ -244,7 +272,7 @@ async function main() {
   await own?.app.stop();
   await stopDatabase?.();
   const integrationCounts = integration && { passed: sum(integration.results, "passed"), failed: sum(integration.results, "failed") };
-  const code = report({ typecheck, unit, integration: integrationCounts, browser });
+  const code = report({ typecheck, unit, database: db, integration: integrationCounts, browser });
   if (code && own) console.log(`The app's log and the suite's data are kept: ${dataDir} (app.log)`);
   else if (own && !process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
   console.log(`npm test took ${seconds(started)}`);

@@ -11,7 +11,7 @@ import { base58btc } from "multiformats/bases/base58";
 import { CID } from "multiformats/cid";
 import { GET, HEAD } from "@/app/ipfs/[cid]/route";
 import { addToIpfs, ipfsFile, nftMetadata, pinToService } from "@/lib/ipfs";
-import { kuboCid } from "./support/unixfs";
+import { kuboCid } from "../support/unixfs";
 
 // Blocks go to a scratch DATA_DIR of this file's own: config() reads it on first use, in the first test.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-ipfs-"));

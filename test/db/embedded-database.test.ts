@@ -9,7 +9,7 @@ import postgres from "postgres";
 import { startEmbeddedDatabase } from "@/db/embedded";
 import { runningServer } from "@/db/embedded-server";
 import { freePort } from "@/lib/net/free-port";
-import { until } from "./support/media";
+import { until } from "../support/media";
 
 /** The embedded PostgreSQL's superuser password: random per data directory, private, never the old fixed one. */
 const dirs: string[] = [];

@@ -8,7 +8,7 @@ import { closeDb, db } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
 import { startJobDriver, type JobDriverOptions } from "@/lib/jobs/driver";
 import { emit, emitEach } from "@/lib/jobs/emit";
-import { createStepLog, workerFunctions } from "./support/job-functions";
+import { createStepLog, workerFunctions } from "../support/job-functions";
 
 /**
  * The built-in job driver against the real database: each test defines its own

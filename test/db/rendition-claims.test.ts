@@ -5,7 +5,7 @@ import { assetRenditions, transcodeChunks } from "@/db/schema";
 import { claimChunk, finishChunk, finishedUnpublished } from "@/lib/assets/renditions";
 import { createAsset } from "@/lib/assets/service";
 import { createUser } from "@/lib/users/service";
-import { db } from "./support/db";
+import { db } from "../support/db";
 
 /**
  * The chunk claims of a ladder (lib/assets/renditions.ts) when a job is killed at the worst
