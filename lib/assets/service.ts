@@ -198,7 +198,7 @@ export async function patchAsset(userId: string, id: string, patch: AssetPatch):
   return getAsset(userId, id);
 }
 
-const PHASE_EVENTS: Partial<Record<AssetPhase, WebhookEvent>> = { ready: "asset.ready", failed: "asset.failed" };
+const PHASE_EVENTS: Partial<Record<AssetPhase, Extract<WebhookEvent, `asset.${string}`>>> = { ready: "asset.ready", failed: "asset.failed" };
 
 export type AssetChange = Partial<
   Pick<AssetRow, "phase" | "progress" | "errorMessage" | "size" | "hash" | "videoSpec" | "files" | "storage" | "storageStatus">
