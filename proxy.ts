@@ -11,7 +11,19 @@ export function proxy(req: NextRequest) {
   return NextResponse.next({ request: { headers } });
 }
 
-// The dashboard's pages (app/(dashboard)); a page missing here still asks for sign-in, then opens the home page.
+// The dashboard's pages (app/(dashboard)), written out because Next reads the matcher at build time.
+// A page missing here would still ask for sign-in, then open the home page: test/unit/sign-in-matcher.test.ts
+// checks the list against the pages in the tree.
 export const config = {
-  matcher: ["/streams/:path*", "/targets/:path*", "/assets/:path*", "/tasks/:path*", "/webhooks/:path*", "/api-keys/:path*", "/access-control/:path*"],
+  matcher: [
+    "/streams/:path*",
+    "/broadcasts/:path*",
+    "/targets/:path*",
+    "/nodes/:path*",
+    "/assets/:path*",
+    "/tasks/:path*",
+    "/webhooks/:path*",
+    "/api-keys/:path*",
+    "/access-control/:path*",
+  ],
 };

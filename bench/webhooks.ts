@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { serializeTask, spawnTask } from "@/lib/tasks/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import { createWebhook } from "@/lib/webhooks/service";
 
@@ -55,8 +56,10 @@ export async function benchWebhooks(ctx: { userId: string }) {
   const rx = receiver();
   await new Promise<void>((r) => rx.server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(rx.server.address() as AddressInfo).port}/hook`;
-  for (let i = 0; i < WEBHOOKS; i++) await createWebhook(ctx.userId, { name: `bench ${i}`, url, events: ["stream.started"] });
-  const notify = (n: number) => notifyWebhooks(ctx.userId, "stream.started", { payload: { n } });
+  for (let i = 0; i < WEBHOOKS; i++) await createWebhook(ctx.userId, { name: `bench ${i}`, url, events: ["task.updated"] });
+  // A real event's body: a task's is small and needs no broadcast.
+  const task = serializeTask(await spawnTask({ userId: ctx.userId, type: "import", params: {} }));
+  const notify = (_n: number) => notifyWebhooks(ctx.userId, "task.updated", { payload: { task } });
 
   const burstDone = rx.expect(BURST_EVENTS * WEBHOOKS);
   const started = Date.now();

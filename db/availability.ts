@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { config } from "@/lib/config";
 
 /**
  * Whether the database can be reached now, for answering 503 + Retry-After at once while it
@@ -40,7 +41,7 @@ export interface DatabaseWatch {
  * database that answers slowly is slow, not away, and gets no 503s.
  */
 export function watchDatabase(): DatabaseWatch {
-  const probeClient = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  const probeClient = postgres(config().DATABASE_URL!, { max: 1, onnotice: () => {}, connect_timeout: 10 });
   let down = false;
   let probing = false;
   const probe = async () => {

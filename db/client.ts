@@ -1,5 +1,6 @@
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { config } from "@/lib/config";
 import * as schema from "./schema";
 
 export type Database = ReturnType<typeof createDatabase>;
@@ -18,9 +19,9 @@ const holder = globalThis as unknown as { __castlineDb?: Database };
 
 export function db(): Database {
   if (!holder.__castlineDb) {
-    const url = process.env.DATABASE_URL;
-    if (!url) throw new Error("DATABASE_URL is not set: start Castline with `npm start`, which provides it");
-    holder.__castlineDb = createDatabase(url, Number(process.env.DB_POOL_SIZE) || 10);
+    const { DATABASE_URL, DB_POOL_SIZE } = config();
+    if (!DATABASE_URL) throw new Error("DATABASE_URL is not set: start Castline with `npm start`, which provides it");
+    holder.__castlineDb = createDatabase(DATABASE_URL, DB_POOL_SIZE);
   }
   return holder.__castlineDb;
 }

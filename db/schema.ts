@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { IngestHealth, SegmentCounters } from "@/lib/live/schema";
 import type { PlaybackPolicy } from "@/lib/access/schema";
-import type { TranscodeProfile } from "@/lib/assets/schema";
+import type { AssetSource, AssetStorage, AssetStorageStatus, Hash, TranscodeProfile, VideoSpec } from "@/lib/assets/schema";
 import type { Profile, TargetRef } from "@/lib/streams/schema";
+import type { Task } from "@/lib/tasks/schema";
+import type { WebhookFailure } from "@/lib/webhooks/schema";
 import {
   bigint,
   boolean,
@@ -334,13 +336,6 @@ export interface AssetTranscodeRow {
   taskId?: string;
 }
 
-export interface WebhookFailureRow {
-  timestamp: number;
-  statusCode?: number;
-  error?: string;
-  response?: string;
-}
-
 export const webhooks = pgTable(
   "webhooks",
   {
@@ -352,7 +347,7 @@ export const webhooks = pgTable(
     sharedSecret: text("shared_secret").notNull(),
     createdAt: createdAt(),
     lastTriggeredAt: ms("last_triggered_at"),
-    lastFailure: jsonb("last_failure").$type<WebhookFailureRow>(),
+    lastFailure: jsonb("last_failure").$type<WebhookFailure>(),
   },
   (t) => [index("webhooks_user_idx").on(t.userId, t.createdAt, t.id)],
 );
@@ -391,12 +386,12 @@ export const assets = pgTable(
     errorMessage: text("error_message"),
     updatedAt: ms("updated_at").notNull(),
     size: bigint("size", { mode: "number" }),
-    hash: jsonb("hash").$type<{ hash: string; algorithm: string }[]>(),
-    videoSpec: jsonb("video_spec").$type<Record<string, unknown>>(),
-    source: jsonb("source").$type<Record<string, unknown>>().notNull(),
-    storage: jsonb("storage").$type<Record<string, unknown>>(),
+    hash: jsonb("hash").$type<Hash[]>(),
+    videoSpec: jsonb("video_spec").$type<VideoSpec>(),
+    source: jsonb("source").$type<AssetSource>().notNull(),
+    storage: jsonb("storage").$type<AssetStorage>(),
     /** status.storage in the API: where exports stand (IPFS: the last task and its CIDs). */
-    storageStatus: jsonb("storage_status").$type<Record<string, unknown>>(),
+    storageStatus: jsonb("storage_status").$type<AssetStorageStatus>(),
     files: jsonb("files").$type<AssetFilesRow>(),
     transcode: jsonb("transcode").$type<AssetTranscodeRow>(),
     /** Who may watch; null: anyone with the playback id. */
@@ -489,8 +484,8 @@ export const tasks = pgTable(
     type: text("type").notNull(),
     inputAssetId: text("input_asset_id"),
     outputAssetId: text("output_asset_id"),
-    params: jsonb("params").$type<Record<string, unknown>>().notNull(),
-    output: jsonb("output").$type<Record<string, unknown>>(),
+    params: jsonb("params").$type<Task["params"]>().notNull(),
+    output: jsonb("output").$type<NonNullable<Task["output"]>>(),
     phase: text("phase").notNull(),
     progress: real("progress"),
     errorMessage: text("error_message"),

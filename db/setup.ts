@@ -1,7 +1,7 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
-import { config } from "@/lib/config";
+import { config, reloadConfig } from "@/lib/config";
 import { db } from "./client";
 import { startEmbeddedDatabase } from "./embedded";
 
@@ -19,7 +19,9 @@ export async function setupDatabase(): Promise<() => Promise<void>> {
   let stopServer = async () => {};
   if (!cfg.DATABASE_URL) {
     const embedded = await startEmbeddedDatabase(cfg.dataDir);
+    // In the environment for the processes this one starts, and in its own config.
     process.env.DATABASE_URL = embedded.url;
+    reloadConfig();
     stopServer = embedded.stop;
   }
   const conn = await db().$client.reserve();

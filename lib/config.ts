@@ -3,7 +3,8 @@ import path from "node:path";
 import { z } from "zod";
 
 /**
- * Every setting Castline reads from the environment, parsed once.
+ * Every setting Castline reads from the environment, parsed once: the only reader of
+ * process.env in app and lib code (code that sets a setting calls reloadConfig()).
  * The README's configuration table mirrors this schema.
  */
 const bool = z
@@ -22,6 +23,12 @@ const ConfigSchema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** Behind a reverse proxy: take the origin for sign-in redirects from X-Forwarded-Host/Proto. */
   AUTH_TRUST_HOST: bool.default(false),
+  /**
+   * Auth.js's own override of the origin of its redirects (NEXTAUTH_URL: its older name), read by
+   * Auth.js itself; set, the app leaves the request's origin to it (lib/auth/origin.ts).
+   */
+  AUTH_URL: z.string().optional(),
+  NEXTAUTH_URL: z.string().optional(),
   ALLOW_SIGNUP: bool.default(true),
   /**
    * Outgoing mail: smtp://user:password@host:587 (STARTTLS when the server offers it) or
@@ -55,6 +62,14 @@ const ConfigSchema = z.object({
   JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(1),
   /** Days the built-in driver keeps finished runs and their events (fractions allowed). */
   JOB_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
+  /**
+   * An Inngest server runs the background functions instead of the built-in driver (lib/jobs/mode.ts):
+   * INNGEST_DEV=<url> for the dev server, INNGEST_BASE_URL for a self-hosted one, INNGEST_EVENT_KEY
+   * for Inngest Cloud. The Inngest SDK reads them (and INNGEST_SIGNING_KEY) itself.
+   */
+  INNGEST_DEV: z.string().optional(),
+  INNGEST_BASE_URL: z.string().optional(),
+  INNGEST_EVENT_KEY: z.string().optional(),
   MEDIA_NODE: bool.default(true),
   RTMP_PORT: z.coerce.number().int().min(1).max(65535).default(1935),
   RTMP_HOST: z.string().min(1).default("0.0.0.0"),

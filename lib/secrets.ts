@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { config, reloadConfig } from "@/lib/config";
 
 /**
  * Secrets the deployment needs but an operator may leave unset (AUTH_SECRET for
@@ -8,7 +9,8 @@ import path from "node:path";
  * once into DATA_DIR and exported to the environment, so child processes share them.
  */
 export function ensureSecret(envVar: "AUTH_SECRET" | "MEDIA_SECRET", dataDir: string): string {
-  if (process.env[envVar]) return process.env[envVar]!;
+  const given = config()[envVar];
+  if (given) return given;
   const file = path.join(dataDir, envVar.toLowerCase().replace("_", "-"));
   fs.mkdirSync(dataDir, { recursive: true });
   try {
@@ -17,7 +19,7 @@ export function ensureSecret(envVar: "AUTH_SECRET" | "MEDIA_SECRET", dataDir: st
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
   }
   process.env[envVar] = fs.readFileSync(file, "utf8").trim();
-  return process.env[envVar]!;
+  return reloadConfig()[envVar]!;
 }
 
 /**
@@ -25,7 +27,7 @@ export function ensureSecret(envVar: "AUTH_SECRET" | "MEDIA_SECRET", dataDir: st
  * data), so that nothing made for one purpose is ever valid for another.
  */
 export function derivedKey(purpose: string): Buffer {
-  const secret = process.env.AUTH_SECRET;
+  const secret = config().AUTH_SECRET;
   if (!secret) throw new Error(`AUTH_SECRET is not set: cannot derive the key for ${purpose}`);
   return createHmac("sha256", secret).update(purpose).digest();
 }

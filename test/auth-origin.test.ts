@@ -5,6 +5,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startAppProcess, type AppProcess } from "../scripts/app-process";
 import { BASE, raw } from "./support/client";
+import { dashboardPages } from "./support/dashboard-pages";
 import { createScratchDatabase } from "./support/database";
 
 /**
@@ -43,6 +44,18 @@ describe("sign-in and sign-out redirects (the suite's app, on a random port)", (
     const res = await raw(BASE, "GET", "/webhooks/w1?tab=log", {});
     assert.equal(res.status, 307);
     assert.equal(res.headers.location, "/sign-in?callbackUrl=%2Fwebhooks%2Fw1%3Ftab%3Dlog");
+  });
+
+  test("every dashboard page, /broadcasts and /nodes among them, brings a signed-out visitor back after sign-in", async () => {
+    const pages = dashboardPages();
+    assert.ok(pages.includes("/broadcasts") && pages.includes("/nodes"), pages.join(", "));
+    for (const page of pages) {
+      const res = await raw(BASE, "GET", page, {});
+      assert.equal(res.status, 307, page);
+      // The dashboard's home is where sign-in leads anyway: its redirect names no callback.
+      const back = page === "/streams" ? "" : `?callbackUrl=${encodeURIComponent(page)}`;
+      assert.equal(res.headers.location, `/sign-in${back}`, page);
+    }
   });
 });
 

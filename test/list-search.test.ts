@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { assets, sessions, streams, tasks } from "@/db/schema";
+import type { AssetSource } from "@/lib/assets/schema";
 import { newAccount, type Api } from "./support/client";
 import { db, startSession } from "./support/db";
 
@@ -86,7 +87,7 @@ describe("finding things in lists", () => {
   test("assets: search by name, filter by phase, source type, duration and creation, sort by duration", async () => {
     const api = await newAccount();
     const userId = (await api.get("user/me")).body.id;
-    const rows = [
+    const rows: { name: string; phase: string; source: AssetSource; duration?: number; createdAt: number }[] = [
       { name: "Holiday clip", phase: "ready", source: { type: "url", url: "https://example.com/a.mp4" }, duration: 30, createdAt: 1_000 },
       { name: "holiday long", phase: "ready", source: { type: "directUpload" }, duration: 600, createdAt: 2_000 },
       { name: "Broken upload", phase: "failed", source: { type: "directUpload" }, duration: undefined, createdAt: 3_000 },

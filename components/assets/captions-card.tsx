@@ -9,7 +9,8 @@ import { ListChecksIcon, TrashIcon } from "@/components/ui/icons";
 import { FormErrors, LoadingState } from "@/components/ui/states";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { ApiRequestError } from "@/lib/client/api";
-import { useAddTextTrack, useDeleteTextTrack, useTextTracks, type TextTrack } from "@/lib/client/asset-hooks";
+import type { TextTrack } from "@/lib/assets/schema";
+import { useAddTextTrack, useDeleteTextTrack, useTextTracks } from "@/lib/client/asset-hooks";
 
 /** A language tag as players take it: en, pt-BR, zh-Hans. */
 const LANGUAGE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;

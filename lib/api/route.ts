@@ -158,7 +158,7 @@ function checkKeyOrigin(req: Request, op: Operation, holder: KeyHolder) {
 }
 
 function authenticateMediaNode(req: Request) {
-  const expected = Buffer.from(process.env.MEDIA_SECRET ?? "");
+  const expected = Buffer.from(config().MEDIA_SECRET ?? "");
   const given = Buffer.from(req.headers.get("x-media-secret") ?? "");
   if (!expected.length || given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw unauthorized("media nodes authenticate with the deployment's MEDIA_SECRET");

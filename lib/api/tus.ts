@@ -35,7 +35,7 @@ function tusServer(): Server {
   server = new Server({
     path: TUS_PATH,
     datastore: tusStore(),
-    locker: new PgLocker(process.env.DATABASE_URL!),
+    locker: new PgLocker(config().DATABASE_URL!),
     maxSize: config().MAX_UPLOAD_BYTES,
     generateUrl: (_req, { id }) => `${publicOrigin()}${TUS_PATH}/${tusUrlSegment(id)}`,
     getFileIdFromRequest: (_req, segment) => (segment ? tusUploadOfSegment(segment) : undefined),

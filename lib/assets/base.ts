@@ -2,7 +2,6 @@ import { containerNamed } from "@/lib/media/containers";
 import { userMediaInput } from "@/lib/media/ffmpeg";
 import { objects } from "@/lib/storage";
 import { sourceKey } from "./keys";
-import type { VideoSpec } from "./schema";
 import type { AssetRow } from "./service";
 
 /**
@@ -14,7 +13,7 @@ import type { AssetRow } from "./service";
 export async function mediaBase(asset: Pick<AssetRow, "id" | "files" | "videoSpec">): Promise<{ key: string; url: string; input: string[] }> {
   const transcoded = asset.files?.transcoded;
   const key = transcoded?.key ?? sourceKey(asset.id);
-  const demuxer = transcoded ? "mov" : containerNamed((asset.videoSpec as VideoSpec | null)?.format).demuxer;
+  const demuxer = transcoded ? "mov" : containerNamed(asset.videoSpec?.format).demuxer;
   const url = await objects().mediaInput(key);
   return { key, url, input: userMediaInput(url, demuxer) };
 }

@@ -1,5 +1,4 @@
 import { masterPlaylist, type Subtitles, type Variant } from "@/lib/media/hls";
-import type { VideoSpec } from "./schema";
 import type { AssetRow, RenditionRow } from "./service";
 import type { TextTrackRow } from "./text-tracks";
 
@@ -24,7 +23,7 @@ export function assetMasterPlaylist(asset: AssetRow, renditions: RenditionRow[],
     frameRate: r.fps,
     codecs: r.codecs ? r.codecs.split(",") : [],
   }));
-  const spec = asset.videoSpec as VideoSpec | null;
+  const spec = asset.videoSpec;
   const video = spec?.tracks.find((t) => t.type === "video");
   const tallest = Math.max(0, ...ready.map((r) => Math.min(r.width, r.height)));
   if (video && (!final || tallest < Math.min(video.width, video.height))) {

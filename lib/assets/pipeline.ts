@@ -80,7 +80,7 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
   const { input: source } = await mediaBase(asset);
   // A run of this step killed mid-way left its folder in its process's scratch, swept once that process is gone.
   await inScratch(assetId, async (work) => {
-    const duration = (asset.videoSpec as VideoSpec | null)?.duration ?? 0;
+    const duration = asset.videoSpec?.duration ?? 0;
     await Promise.all([
       ffmpeg([
         ...source, "-map", "0:v:0", "-map", "0:a:0?", "-c", "copy",

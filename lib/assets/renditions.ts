@@ -8,7 +8,6 @@ import { emitEach } from "@/lib/jobs/emit";
 import { spawnTask, updateTask } from "@/lib/tasks/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import { chunkPlan, defaultLadder, profileLadder, sourceVideo, type RenditionPlan } from "./ladder";
-import type { VideoSpec } from "./schema";
 import { assetById, renditionsOf, serializeAsset, serializeRendition, updateAsset, type AssetRow, type RenditionRow } from "./service";
 
 /**
@@ -44,7 +43,7 @@ export async function startRenditions(assetId: string): Promise<number> {
 
 async function planRenditions(assetId: string): Promise<(ChunkJob & { rank: number })[]> {
   const asset = await assetById(assetId);
-  const spec = asset?.videoSpec as VideoSpec | null | undefined;
+  const spec = asset?.videoSpec;
   const source = sourceVideo(spec);
   if (!asset || !source || asset.phase !== "ready") return [];
   const asked = asset.transcode?.profiles;

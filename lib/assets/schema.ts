@@ -38,6 +38,7 @@ export const VideoSpec = z
 export type VideoSpec = z.infer<typeof VideoSpec>;
 
 export const Hash = z.object({ hash: z.string(), algorithm: z.string() });
+export type Hash = z.infer<typeof Hash>;
 
 const IpfsFile = z.object({ cid: z.string(), url: z.string(), gatewayUrl: z.string() });
 
@@ -48,6 +49,19 @@ export const AssetIpfsStorage = IpfsFile.extend({
   updatedAt: z.number(),
 });
 export type AssetIpfsStorage = z.infer<typeof AssetIpfsStorage>;
+
+/** Where the asset was exported to (`storage`). */
+export const AssetStorage = z.object({ ipfs: AssetIpfsStorage.optional() });
+export type AssetStorage = z.infer<typeof AssetStorage>;
+
+/** Where exports stand (`status.storage`): IPFS's last task and its CIDs. */
+export const AssetStorageStatus = z.object({
+  ipfs: z.object({
+    taskIds: z.object({ last: z.string() }),
+    data: z.object({ videoFileCid: z.string(), nftMetadataCid: z.string() }),
+  }),
+});
+export type AssetStorageStatus = z.infer<typeof AssetStorageStatus>;
 
 /** DELETE /asset/{id}: `?purge=true` (a Castline addition) takes the content down too. */
 export const AssetDeleteQuery = z.strictObject({
@@ -125,20 +139,13 @@ export const Asset = z
       updatedAt: z.number(),
       progress: z.number().min(0).max(1).optional(),
       errorMessage: z.string().optional(),
-      storage: z
-        .object({
-          ipfs: z.object({
-            taskIds: z.object({ last: z.string() }),
-            data: z.object({ videoFileCid: z.string(), nftMetadataCid: z.string() }),
-          }),
-        })
-        .optional(),
+      storage: AssetStorageStatus.optional(),
     }),
     source: AssetSource,
     size: z.number().optional().describe("bytes"),
     hash: z.array(Hash).optional(),
     videoSpec: VideoSpec.optional(),
-    storage: z.object({ ipfs: AssetIpfsStorage.optional() }).optional(),
+    storage: AssetStorage.optional(),
     playbackUrl: z.string().optional().describe("HLS, once the asset is ready"),
     downloadUrl: z.string().optional().describe("{CDN_URL}/asset/<playbackId>/video, once the asset is ready"),
     playbackPolicy: PlaybackPolicy.optional().describe("absent: public to anyone with the playback id"),

@@ -72,13 +72,13 @@ export function serializeAsset(row: AssetRow, { renditions }: { renditions?: Ass
       updatedAt: row.updatedAt,
       progress: settled ? null : row.progress,
       errorMessage: row.errorMessage,
-      storage: row.storageStatus as Asset["status"]["storage"] | null,
+      storage: row.storageStatus,
     }),
-    source: row.source as AssetSource,
+    source: row.source,
     size: row.size,
     hash: row.hash,
-    videoSpec: row.videoSpec as Asset["videoSpec"] | null,
-    storage: row.storage as Asset["storage"] | null,
+    videoSpec: row.videoSpec,
+    storage: row.storage,
     playbackUrl: ready && row.files?.hls ? assetHlsUrl(row.playbackId) : undefined,
     downloadUrl: ready && row.files?.source ? `${cdnOrigin()}/asset/${row.playbackId}/video` : undefined,
     playbackPolicy: row.playbackPolicy,
@@ -159,8 +159,7 @@ export async function removePurgedFiles(assetId: string): Promise<void> {
   const asset = await assetById(assetId);
   if (!asset?.purgedAt) return;
   await objects().removePrefix(`assets/${assetId}/`);
-  const source = asset.source as AssetSource;
-  if (source.type === "recording") await objects().removePrefix(`recordings/${source.sessionId}/`);
+  if (asset.source.type === "recording") await objects().removePrefix(`recordings/${asset.source.sessionId}/`);
 }
 
 export interface NewAsset {
@@ -199,7 +198,7 @@ export async function patchAsset(userId: string, id: string, patch: AssetPatch):
   return getAsset(userId, id);
 }
 
-const PHASE_EVENTS: Partial<Record<AssetPhase, WebhookEvent>> = { ready: "asset.ready", failed: "asset.failed" };
+const PHASE_EVENTS: Partial<Record<AssetPhase, Extract<WebhookEvent, `asset.${string}`>>> = { ready: "asset.ready", failed: "asset.failed" };
 
 export type AssetChange = Partial<
   Pick<AssetRow, "phase" | "progress" | "errorMessage" | "size" | "hash" | "videoSpec" | "files" | "storage" | "storageStatus">

@@ -8,7 +8,6 @@ import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";
 import type { SourcePlan } from "./inspect";
 import { sourceKey, transcodedSourceKey } from "./keys";
-import type { VideoSpec } from "./schema";
 import { assetById, updateAsset } from "./service";
 import { SEGMENT_S, withTranscodeSlot } from "./transcode";
 
@@ -28,7 +27,7 @@ const PROGRESS_EVERY_MS = 2000;
 export async function transcodeSource(assetId: string, taskId: string | undefined, plan: SourcePlan, from: number): Promise<void> {
   const asset = await assetById(assetId);
   if (asset?.phase !== "processing" || asset.files?.transcoded) return; // done before a crash, or called off
-  const duration = (asset.videoSpec as VideoSpec | null)?.duration ?? 0;
+  const duration = asset.videoSpec?.duration ?? 0;
   let reported = Date.now();
   const onProgress = (fields: Record<string, string>) => {
     const done = Number(fields.out_time_us) / 1e6 / duration;

@@ -10,7 +10,7 @@ import { publicOrigin } from "@/lib/origin";
 import { objects } from "@/lib/storage";
 import { MAX_CAPTION_BYTES, parseCaptions } from "./captions";
 import { captionKey } from "./keys";
-import type { TextTrack, VideoSpec } from "./schema";
+import type { TextTrack, } from "./schema";
 import { ownAsset, type AssetRow } from "./service";
 
 export type TextTrackRow = typeof assetTextTracks.$inferSelect;
@@ -70,7 +70,7 @@ export async function addTextTrack(userId: string, assetId: string, track: NewTe
   const asset = await ownAsset(userId, assetId);
   await checkRoom(asset);
   const bytes = "bytes" in track.file ? track.file.bytes : await fetchCaptions(track.file.url);
-  const captions = parseCaptions(bytes, (asset.videoSpec as VideoSpec | null)?.duration);
+  const captions = parseCaptions(bytes, asset.videoSpec?.duration);
   const id = newId();
   // The file first: a listed track always has its file.
   await objects().write(captionKey(asset.id, id), Readable.from([Buffer.from(captions.vtt)]), { contentType: "text/vtt" });

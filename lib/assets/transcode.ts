@@ -75,7 +75,7 @@ export async function transcodeChunk(job: ChunkJob, claimant: string): Promise<{
   const unpublished = await finishedUnpublished(job, claimant);
   const batch = await claimChunk(job, claimant);
   const asset = batch && (await assetById(job.assetId));
-  const spec = asset?.videoSpec as VideoSpec | null | undefined;
+  const spec = asset?.videoSpec;
   if (!batch?.renditions.length || !asset || !spec) return { completed: unpublished, encoded: [] };
   const { chunk, renditions } = batch;
   const last = chunk.index === Math.max(...renditions.map((r) => r.chunks)) - 1;
@@ -235,7 +235,7 @@ export const thumbnailInterval = (duration: number) => Math.min(30, Math.max(2, 
  */
 export async function storeSeekThumbnails(assetId: string): Promise<void> {
   const asset = await assetById(assetId);
-  const spec = asset?.videoSpec as VideoSpec | null;
+  const spec = asset?.videoSpec;
   const video = spec?.tracks.find((t) => t.type === "video");
   if (!asset || !spec || !video) return;
   const interval = thumbnailInterval(spec.duration);

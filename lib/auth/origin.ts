@@ -1,4 +1,5 @@
 import type { NextRequest } from "next/server";
+import { config } from "@/lib/config";
 import { browserOrigin, publicOrigin } from "@/lib/origin";
 
 /**
@@ -9,7 +10,8 @@ import { browserOrigin, publicOrigin } from "@/lib/origin";
  * override of all this: then the request goes as it came.
  */
 export function atBrowserOrigin(req: NextRequest): NextRequest {
-  if (process.env.AUTH_URL ?? process.env.NEXTAUTH_URL) return req;
+  const { AUTH_URL, NEXTAUTH_URL } = config();
+  if (AUTH_URL ?? NEXTAUTH_URL) return req;
   const origin = browserOrigin(req.headers);
   if (!origin) return req;
   // A plain Request: a NextRequest's URL turns 127.0.0.1 and [::1] into localhost, another

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, queryOptions, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import type { Asset, AssetPatch, AssetWithTask, ExportRequest, ExportStarted, UploadRequested } from "@/lib/assets/schema";
+import type { Asset, AssetPatch, AssetWithTask, ExportRequest, ExportStarted, TextTrack, UploadRequested } from "@/lib/assets/schema";
 import type { ClipParams } from "@/lib/clips/schema";
 import type { Session } from "@/lib/sessions/schema";
 import type { Task } from "@/lib/tasks/schema";
@@ -152,16 +152,6 @@ export function useCreateClip() {
 }
 
 // ---- captions
-
-/** A subtitle or caption file of an asset (`/api/asset/{id}/text-tracks`). */
-export interface TextTrack {
-  id: string;
-  language: string;
-  name?: string;
-  format: string;
-  createdAt: number;
-  url: string;
-}
 
 export const useTextTracks = (assetId: string) =>
   useQuery({ queryKey: keys.textTracks(assetId), queryFn: () => api<TextTrack[]>(`/api/asset/${enc(assetId)}/text-tracks`), retry: false });

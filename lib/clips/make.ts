@@ -29,7 +29,7 @@ export async function makeClip(assetId: string, taskId: string): Promise<ClipOut
   const asset = await assetById(assetId);
   const task = await db().query.tasks.findFirst({ where: eq(tasks.id, taskId) });
   if (!asset || !task) return { ok: false, reason: "the clip's asset or task no longer exists" };
-  const params = ClipParams.parse((task.params as { clip: unknown }).clip);
+  const params = ClipParams.parse(task.params.clip);
   // Stored by an earlier try that did not get to say so.
   if (asset.files?.source) {
     await handOver(assetId, taskId);

@@ -4,7 +4,7 @@ import { db } from "@/db/client";
 import { assets, sessions, streams } from "@/db/schema";
 import { pageOf, type Page, type PageQuery } from "@/db/pagination";
 import { createAsset, serializeAsset } from "@/lib/assets/service";
-import type { Asset, AssetSource, VideoSpec } from "@/lib/assets/schema";
+import type { Asset, AssetSource, } from "@/lib/assets/schema";
 import { config } from "@/lib/config";
 import { invalid, notFound } from "@/lib/errors";
 import { clipRequested } from "@/lib/jobs/events";
@@ -93,7 +93,7 @@ async function fromStream(userId: string, stream: typeof streams.$inferSelect, b
 function fromAsset(asset: typeof assets.$inferSelect, body: ClipPayload): Resolved {
   if (body.sessionId) throw invalid("sessionId is for clips of streams, not of assets");
   if (asset.phase !== "ready") throw invalid(`the asset is not ready to clip (phase: ${asset.phase})`);
-  const duration = Math.floor(((asset.videoSpec as VideoSpec | null)?.duration ?? 0) * 1000);
+  const duration = Math.floor((asset.videoSpec?.duration ?? 0) * 1000);
   const endTime = body.endTime ?? duration;
   checkRange(body.startTime, endTime);
   if (endTime > duration + EDGE_TOLERANCE_MS) throw invalid(`endTime is after the end of the asset (${seconds(duration)}; times are ms from its start)`);

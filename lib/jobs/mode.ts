@@ -1,3 +1,5 @@
+import { config } from "@/lib/config";
+
 /**
  * Which driver runs the background functions. With an Inngest server configured
  * (INNGEST_DEV=<url> for the dev server, INNGEST_BASE_URL for a self-hosted one,
@@ -5,6 +7,6 @@
  * Otherwise the built-in driver (lib/jobs/driver.ts) runs them from PostgreSQL.
  */
 export function usesInngestServer(): boolean {
-  const env = process.env;
-  return Boolean(env.INNGEST_DEV || env.INNGEST_BASE_URL || env.INNGEST_EVENT_KEY);
+  const { INNGEST_DEV, INNGEST_BASE_URL, INNGEST_EVENT_KEY } = config();
+  return Boolean(INNGEST_DEV || INNGEST_BASE_URL || INNGEST_EVENT_KEY);
 }

@@ -4,7 +4,6 @@ import { withToken } from "@/lib/access/token";
 import { assetForPlayback } from "@/lib/assets/files";
 import { mp4Url, renditionsOf, serializeAsset, type AssetRow } from "@/lib/assets/service";
 import { latestRecording, liveSessionOf, streamForPlayback } from "@/lib/live/playback";
-import type { VideoSpec } from "@/lib/assets/schema";
 import { liveThumbnailKey } from "@/lib/live/keys";
 import { containerNamed } from "@/lib/media/containers";
 import { publicOrigin } from "@/lib/origin";
@@ -94,7 +93,7 @@ async function assetSources(row: AssetRow): Promise<PlaybackSource[]> {
 
 /** The original is a source players may play when it is an MP4 (or MOV) that needed no transcode. */
 function originalPlaysInBrowsers(row: AssetRow): boolean {
-  return !row.files?.transcoded && Boolean(containerNamed((row.videoSpec as VideoSpec | null)?.format).playsInBrowsers);
+  return !row.files?.transcoded && Boolean(containerNamed(row.videoSpec?.format).playsInBrowsers);
 }
 
 /**

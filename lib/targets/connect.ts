@@ -94,6 +94,7 @@ export function rtmpTcUrl(url: string): string {
   return `${protocol}://${bracketed(host)}:${port < 0 ? DEFAULT_PORTS[protocol] : port}/${rtmpApp(path)}`;
 }
 
+/** The environment handed on to ffmpeg as it is (settings are read in lib/config.ts), less no_proxy. */
 function ffmpegEnv(): NodeJS.ProcessEnv {
   const { no_proxy: _lower, NO_PROXY: _upper, ...env } = process.env;
   return env;

@@ -60,7 +60,7 @@ export async function spawnTask(values: Pick<TaskRow, "userId" | "type" | "param
   return row;
 }
 
-const PHASE_EVENTS: Partial<Record<TaskPhase, WebhookEvent>> = {
+const PHASE_EVENTS: Partial<Record<TaskPhase, Extract<WebhookEvent, `task.${string}`>>> = {
   running: "task.updated",
   completed: "task.completed",
   failed: "task.failed",

@@ -4,25 +4,23 @@ import { webhooks } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { webhookDeliveryRequested, type WebhookEventData } from "@/lib/jobs/events";
 import { emitEach } from "@/lib/jobs/emit";
-import type { WebhookEvent } from "./events";
+import type { Stream } from "@/lib/streams/schema";
+import type { AboutEvery, NotificationEvent, WebhookAbout } from "./payloads";
 
 /**
  * Announces an event to the owner's webhooks: one delivery per subscribed webhook,
  * each retried on its own. The event id is fixed here, so every attempt of every
  * delivery carries the same id for de-duplication.
  */
-export async function notifyWebhooks(
-  userId: string,
-  event: WebhookEvent,
-  about: { stream?: Record<string, unknown>; payload?: Record<string, unknown> } = {},
-) {
+export async function notifyWebhooks<E extends NotificationEvent>(userId: string, event: E, about: AboutEvery<E>): Promise<WebhookEventData>;
+export async function notifyWebhooks(userId: string, event: NotificationEvent, about: WebhookAbout): Promise<WebhookEventData> {
   const data: WebhookEventData = {
     eventId: newId(),
     event,
     userId,
     createdAt: Date.now(),
     ...(about.stream ? { stream: withoutKey(about.stream) } : {}),
-    payload: about.payload ?? {},
+    payload: about.payload,
   };
   const subscribers = await db()
     .select({ id: webhooks.id })
@@ -37,7 +35,7 @@ export async function requestDelivery(webhookId: string, data: WebhookEventData)
   await emitEach(webhookDeliveryRequested, [{ data: { webhookId, event: data } }]);
 }
 
-function withoutKey(stream: Record<string, unknown>) {
+function withoutKey(stream: Stream) {
   const { streamKey: _secret, ...rest } = stream;
   return rest;
 }

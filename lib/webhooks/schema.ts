@@ -14,6 +14,15 @@ export const WebhookInput = z
   .meta({ id: "WebhookPayload" });
 export type WebhookInput = z.infer<typeof WebhookInput>;
 
+/** The newest failed delivery: when, and what the receiver answered (or why none reached it). */
+export const WebhookFailure = z.object({
+  timestamp: z.number(),
+  statusCode: z.number().optional(),
+  error: z.string().optional(),
+  response: z.string().optional(),
+});
+export type WebhookFailure = z.infer<typeof WebhookFailure>;
+
 export const Webhook = z
   .object({
     id: z.string(),
@@ -26,14 +35,7 @@ export const Webhook = z
     status: z
       .object({
         lastTriggeredAt: z.number().optional(),
-        lastFailure: z
-          .object({
-            timestamp: z.number(),
-            statusCode: z.number().optional(),
-            error: z.string().optional(),
-            response: z.string().optional(),
-          })
-          .optional(),
+        lastFailure: WebhookFailure.optional(),
       })
       .optional(),
   })

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { signUploadToken, verifyUploadToken } from "@/lib/assets/upload-token";
+import { reloadConfig } from "@/lib/config";
 import { seal, unseal } from "@/lib/secrets";
 import { pendingAccountOf, signUpToken } from "@/lib/users/verification";
 
 process.env.AUTH_SECRET = "a-test-secret-that-is-long-enough-000000";
+reloadConfig();
 
 test("sealed job data opens to what was sealed, hides it, and refuses tampering", () => {
   const value = { custom: { url: "https://u:p@example.com/x?sig=1", headers: { authorization: "Bearer s3cret" } } };
@@ -23,10 +25,12 @@ test("sealed data does not open under another AUTH_SECRET", () => {
   const sealed = seal("x");
   const before = process.env.AUTH_SECRET;
   process.env.AUTH_SECRET = "another-secret-that-is-long-enough-11111";
+  reloadConfig();
   try {
     assert.throws(() => unseal(sealed));
   } finally {
     process.env.AUTH_SECRET = before;
+    reloadConfig();
   }
 });
 

@@ -1,7 +1,6 @@
 import { preflight } from "@/lib/api/cors";
 import { downloadName } from "@/lib/api/download-name";
 import { assetFileResponse, IMMUTABLE } from "@/lib/api/files";
-import type { VideoSpec } from "@/lib/assets/schema";
 import { containerNamed } from "@/lib/media/containers";
 
 /**
@@ -11,7 +10,7 @@ import { containerNamed } from "@/lib/media/containers";
 export async function GET(req: Request, ctx: { params: Promise<{ playbackId: string }> }) {
   const { playbackId } = await ctx.params;
   return assetFileResponse(req, playbackId, (f) => f.source, (asset) => {
-    const container = containerNamed((asset.videoSpec as VideoSpec | null)?.format);
+    const container = containerNamed(asset.videoSpec?.format);
     return { cacheControl: IMMUTABLE, contentType: container.contentType, filename: downloadName(asset.name, container.format) };
   });
 }

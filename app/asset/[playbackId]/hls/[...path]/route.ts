@@ -4,7 +4,6 @@ import { playlistWithToken } from "@/lib/access/token";
 import { assetForPlayback } from "@/lib/assets/files";
 import { captionKey } from "@/lib/assets/keys";
 import { assetMasterPlaylist } from "@/lib/assets/master";
-import type { VideoSpec } from "@/lib/assets/schema";
 import { renditionsOf } from "@/lib/assets/service";
 import { textTracksOf } from "@/lib/assets/text-tracks";
 import { IMMUTABLE, notFoundResponse, objectResponse, textResponse } from "@/lib/api/files";
@@ -43,7 +42,7 @@ export async function GET(req: Request, ctx: { params: Promise<{ playbackId: str
     // Only a listed track: a deleted one's file is gone, and no other key can be named.
     if (!(await textTracksOf(asset.id)).some((t) => t.id === trackId)) return notFoundResponse();
     if (kind === "vtt") return admission.answer(await objectResponse(captionKey(asset.id, trackId), req, { cacheControl: IMMUTABLE, contentType: "text/vtt; charset=utf-8" }));
-    const duration = (asset.videoSpec as VideoSpec | null)?.duration ?? 0;
+    const duration = asset.videoSpec?.duration ?? 0;
     return playlist(wholeFilePlaylist(`${trackId}.vtt`, duration), IMMUTABLE);
   }
   if (!FILE.test(file)) return notFoundResponse();
