@@ -14,7 +14,7 @@ import { Input } from "@/components/ui/field";
 import { FormFooter } from "@/components/ui/form-footer";
 import { AlertIcon, BroadcastIcon, ExternalLinkIcon, KeyIcon, LayersIcon, PauseIcon, PencilIcon } from "@/components/ui/icons";
 import { Modal, ModalBody } from "@/components/ui/modal";
-import { RenameDialog } from "@/components/ui/rename-dialog";
+import { RenameButton } from "@/components/ui/rename-dialog";
 import { Switch } from "@/components/ui/switch";
 import { EmptyState, FormErrors, LoadingState } from "@/components/ui/states";
 import { policyOf } from "@/lib/client/access-hooks";
@@ -98,22 +98,7 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
 }
 
 function RenameStream({ stream }: { stream: Stream }) {
-  const [open, setOpen] = useState(false);
-  const update = useUpdateStream(stream.id);
-  return (
-    <>
-      <Button onClick={() => setOpen(true)}>
-        <PencilIcon /> Rename
-      </Button>
-      <RenameDialog
-        open={open}
-        onClose={() => setOpen(false)}
-        noun="stream"
-        name={stream.name}
-        rename={{ ...update, mutate: (name, options) => update.mutate({ name }, options) }}
-      />
-    </>
-  );
+  return <RenameButton noun="stream" name={stream.name} update={useUpdateStream(stream.id)} />;
 }
 
 /** A leaked key is replaced at once: whoever holds it (even mid-broadcast) is cut off. */
