@@ -50,8 +50,7 @@ export function TasksView() {
       query={tasks}
       items={all}
       toolbar={{
-        filtered: list.filters.length > 0,
-        onClear: list.clear,
+        list,
         noun: "task",
         controls: (
           <ListToolbar>
