@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { startAppProcess } from "../scripts/app-process";
+import { api } from "./api-call";
 import { freePort } from "@/lib/net/free-port";
 
 /**
@@ -8,17 +9,6 @@ import { freePort } from "@/lib/net/free-port";
  * remuxed to HLS), on a 720p30 broadcast with the default 2 s segments.
  */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function api(appUrl: string, key: string, method: string, p: string, body?: unknown) {
-  const res = await fetch(`${appUrl}/api/${p}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 export async function benchClips(ctx: { env: NodeJS.ProcessEnv; key: string }) {
   const rtmpPort = await freePort();

@@ -7,6 +7,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { ladderArgs } from "@/lib/media/ladder";
 import { startAppProcess } from "../scripts/app-process";
+import { api } from "./api-call";
 import { freePort } from "@/lib/net/free-port";
 import { startListening } from "./listening";
 
@@ -47,16 +48,6 @@ function publisher(url: string, gopFrames: number) {
     "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-g", String(gopFrames), "-b:v", "3000k",
     "-c:a", "aac", "-f", "flv", url,
   ], { stdio: "ignore" });
-}
-
-async function api(appUrl: string, key: string, method: string, p: string, body?: unknown) {
-  const res = await fetch(`${appUrl}/api/${p}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return text ? JSON.parse(text) : undefined;
 }
 
 /** Live media in a bucket: a test S3 (s3rver) in a process of its own, and the settings that point at it. */

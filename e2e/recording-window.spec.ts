@@ -1,18 +1,10 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { fromDashboard, signUp, unique } from "./accounts";
+import { shoot, VIEWPORTS } from "./support/screens";
 
 /** A creator sets how long a recorded broadcast waits for the encoder to reconnect, in the stream's settings. */
 
-const SHOTS = process.env.SCREENSHOT_DIR;
-
-async function shoot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
-
-for (const [label, viewport] of [
-  ["1440 px", { width: 1440, height: 900 }],
-  ["390 px", { width: 390, height: 844 }],
-] as const) {
+for (const [label, viewport] of VIEWPORTS) {
   test(`the reconnect window is a stream setting: shown, refused out of range, saved (${label})`, async ({ page }) => {
     await page.setViewportSize(viewport);
     await signUp(page);

@@ -1,9 +1,8 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { fromDashboard } from "./accounts";
+import { makeVideo } from "./support/video";
 
 /**
  * A 720p upload gets its ABR ladder: the asset page lists the renditions with their
@@ -13,19 +12,6 @@ import { fromDashboard } from "./accounts";
 
 const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const shots = process.env.SCREENSHOT_DIR;
-
-function makeVideo(): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "castline-e2e-")), `ladder-${unique}.mp4`);
-  // prettier-ignore
-  execFileSync(process.env.FFMPEG_PATH ?? "ffmpeg", [
-    "-hide_banner", "-loglevel", "error", "-y",
-    "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30:duration=8",
-    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=8",
-    "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "3M", "-pix_fmt", "yuv420p", "-g", "60",
-    "-c:a", "aac", "-shortest", "-movflags", "+faststart", file,
-  ]);
-  return file;
-}
 
 /** Screenshots for a person to look at, when SCREENSHOT_DIR is set. */
 async function shoot(page: Page, name: string) {
@@ -40,7 +26,7 @@ interface Rendition {
 
 test("renditions show on the asset page and in the player's quality menu, and the seek bar previews thumbnails", async ({ page }) => {
   test.setTimeout(300_000);
-  const file = makeVideo();
+  const file = makeVideo(`ladder-${unique}.mp4`, "1280x720");
   await page.goto("/sign-up");
   await page.getByLabel("Name").fill("E2E Ladder");
   await page.getByLabel("Email").fill(`ladder-${unique}@example.com`);

@@ -1,6 +1,7 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator } from "@playwright/test";
 import { newAccount, type Api } from "../test/support/client";
 import { broadcastFor, publish, rtmpUrl, type Running } from "../test/support/media";
+import { shoot, VIEWPORTS } from "./support/screens";
 
 /**
  * A viewer arrives at the player page of a recorded stream whose show just ended, on a desktop
@@ -8,7 +9,6 @@ import { broadcastFor, publish, rtmpUrl, type Running } from "../test/support/me
  * show; when the stream goes live again the page plays live.
  */
 
-const SHOTS = process.env.SCREENSHOT_DIR;
 const SHOW_S = 4;
 
 let api: Api;
@@ -24,14 +24,7 @@ test.beforeAll(async () => {
 
 const prop = <T,>(video: Locator, read: (v: HTMLVideoElement) => T) => video.evaluate(read);
 
-async function shoot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
-
-for (const [label, viewport] of [
-  ["1440 px", { width: 1440, height: 900 }],
-  ["390 px", { width: 390, height: 844 }],
-] as const) {
+for (const [label, viewport] of VIEWPORTS) {
   test(`the player page of a stream that just ended offers the replay, which plays (${label})`, async ({ browser }) => {
     const page = await browser.newPage({ viewport });
     try {

@@ -1,10 +1,7 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { startAppProcess, type AppProcess } from "../scripts/app-process";
-import { createScratchDatabase } from "../test/support/database";
+import type { AppProcess } from "../scripts/app-process";
 import { until } from "../test/support/media";
+import { startScratchApp } from "../test/support/scratch-app";
 import { startSmtpServer } from "../test/support/smtp";
 import { PASSWORD, unique } from "./accounts";
 
@@ -15,25 +12,14 @@ import { PASSWORD, unique } from "./accounts";
 
 let app: AppProcess;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-mail-e2e-"));
 
 test.beforeAll(async () => {
   smtp = await startSmtpServer();
-  app = await startAppProcess({
-    ...process.env,
-    DATABASE_URL: await createScratchDatabase(),
-    DATA_DIR: dataDir,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    MEDIA_NODE: "false",
-    SMTP_URL: smtp.url,
-    MAIL_FROM: "Castline <castline@example.com>",
-  });
+  app = await startScratchApp({ SMTP_URL: smtp.url, MAIL_FROM: "Castline <castline@example.com>" });
 });
 test.afterAll(async () => {
   await app?.stop();
   await smtp?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 test("sign up, follow the mailed link, sign in", async ({ page }) => {

@@ -1,8 +1,6 @@
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { makeVideo } from "./support/video";
 
 /**
  * A creator uploads a video in the dashboard: the upload row's progress bar moves
@@ -11,21 +9,8 @@ import { expect, test } from "@playwright/test";
 
 const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-function makeVideo(): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "castline-e2e-")), `holiday-${unique}.mp4`);
-  // prettier-ignore
-  execFileSync(process.env.FFMPEG_PATH ?? "ffmpeg", [
-    "-hide_banner", "-loglevel", "error", "-y",
-    "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=8",
-    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=8",
-    "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "3M", "-pix_fmt", "yuv420p", "-g", "60",
-    "-c:a", "aac", "-shortest", "-movflags", "+faststart", file,
-  ]);
-  return file;
-}
-
 test("an upload in the dashboard shows its progress, becomes ready and plays", async ({ page, context }) => {
-  const file = makeVideo();
+  const file = makeVideo(`holiday-${unique}.mp4`, "640x360");
   await page.goto("/sign-up");
   await page.getByLabel("Name").fill("E2E Uploader");
   await page.getByLabel("Email").fill(`uploader-${unique}@example.com`);

@@ -1,12 +1,9 @@
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { startAppProcess, type AppProcess } from "../scripts/app-process";
+import type { AppProcess } from "../scripts/app-process";
 import { BASE, raw } from "./support/client";
 import { dashboardPages } from "./support/dashboard-pages";
-import { createScratchDatabase } from "./support/database";
+import { startScratchApp } from "./support/scratch-app";
 
 /**
  * Sign-in and sign-out redirect to the origin the browser used (any port; behind a
@@ -61,23 +58,12 @@ describe("sign-in and sign-out redirects (the suite's app, on a random port)", (
 
 describe("behind a reverse proxy (AUTH_TRUST_HOST=true)", () => {
   let app: AppProcess;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-proxy-"));
 
   before(async () => {
-    app = await startAppProcess({
-      ...process.env,
-      DATABASE_URL: await createScratchDatabase(),
-      DATA_DIR: dataDir,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      MEDIA_NODE: "false",
-      JOB_WORKERS: "0",
-      AUTH_TRUST_HOST: "true",
-    });
+    app = await startScratchApp({ JOB_WORKERS: "0", AUTH_TRUST_HOST: "true" });
   });
   after(async () => {
     await app?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   test("redirects go to the host and scheme the proxy forwards", async () => {

@@ -8,6 +8,7 @@ import { freePort } from "@/lib/net/free-port";
 import { startAppProcess, type AppProcess } from "../scripts/app-process";
 import { call, newAccount } from "./support/client";
 import { until } from "./support/media";
+import { alive } from "./support/processes";
 
 /**
  * The launcher and the embedded PostgreSQL it owns, hurt on purpose: an app of its own (its own
@@ -26,15 +27,6 @@ after(async () => {
   await app?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Every process below `pid` (from /proc: children's parent ids). */
 function descendants(pid: number): number[] {

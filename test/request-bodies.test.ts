@@ -2,12 +2,10 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { startAppProcess, type AppProcess } from "../scripts/app-process";
+import type { AppProcess } from "../scripts/app-process";
 import { call } from "./support/client";
-import { createScratchDatabase } from "./support/database";
+import { startScratchApp } from "./support/scratch-app";
 
 /**
  * Bodies a client sends without saying their length (chunked), far past what the app takes,
@@ -17,23 +15,12 @@ const MiB = 1024 * 1024;
 const SENT_AT_MOST = 192 * MiB;
 
 let app: AppProcess;
-let dataDir: string;
 
 before(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-bodies-"));
-  app = await startAppProcess({
-    ...process.env,
-    DATABASE_URL: await createScratchDatabase(),
-    DATA_DIR: dataDir,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    MEDIA_NODE: "false",
-    JOB_WORKERS: "0",
-  });
+  app = await startScratchApp({ JOB_WORKERS: "0" });
 });
 after(async () => {
   await app?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** The app process's peak resident memory (kB) since the last reset (writing 5 to clear_refs resets it). */

@@ -1,13 +1,10 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { startAppProcess, type AppProcess } from "../scripts/app-process";
+import type { AppProcess } from "../scripts/app-process";
 import { call, signInAt, type Res } from "./support/client";
-import { createScratchDatabase } from "./support/database";
 import { until } from "./support/media";
+import { startScratchApp } from "./support/scratch-app";
 import { startSmtpServer, type ReceivedMail } from "./support/smtp";
 
 /**
@@ -18,25 +15,14 @@ import { startSmtpServer, type ReceivedMail } from "./support/smtp";
 
 let app: AppProcess;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-mail-"));
 
 before(async () => {
   smtp = await startSmtpServer();
-  app = await startAppProcess({
-    ...process.env,
-    DATABASE_URL: await createScratchDatabase(),
-    DATA_DIR: dataDir,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    MEDIA_NODE: "false",
-    SMTP_URL: smtp.url,
-    MAIL_FROM: "Castline <castline@example.com>",
-  });
+  app = await startScratchApp({ SMTP_URL: smtp.url, MAIL_FROM: "Castline <castline@example.com>" });
 });
 after(async () => {
   await app?.stop();
   await smtp?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const signUp = (email: string, password: string) => call("POST", `${app.url}/api/user`, { body: { email, password, name: "Ada" } });

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm";
+import { ConfirmRemoval } from "@/components/ui/confirm";
 import { CopyButton, CopyField } from "@/components/ui/copy";
 import { Field, Input } from "@/components/ui/field";
 import { FormFooter } from "@/components/ui/form-footer";
@@ -234,16 +234,9 @@ function RenameSigningKeyDialog({ signingKey, onClose }: { signingKey: SigningKe
 function DeleteSigningKeyDialog({ signingKey, onClose }: { signingKey: SigningKey | null; onClose: () => void }) {
   const remove = useDeleteSigningKey();
   return (
-    <ConfirmDialog
-      open={signingKey !== null}
-      onClose={onClose}
-      title="Delete signing key?"
-      confirmLabel="Delete key"
-      action={remove}
-      onConfirm={() => signingKey && remove.mutate(signingKey.id, { onSuccess: onClose })}
-    >
+    <ConfirmRemoval item={signingKey} onClose={onClose} remove={remove} title="Delete signing key?" confirmLabel="Delete key">
       Tokens signed with <strong className="font-semibold text-zinc-900">{signingKey?.name}</strong> will be refused at once, including
       those viewers hold now. To stop them for a while only, disable the key instead. This cannot be undone.
-    </ConfirmDialog>
+    </ConfirmRemoval>
   );
 }

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CodeSnippet } from "@/components/ui/code";
-import { ConfirmDialog } from "@/components/ui/confirm";
+import { ConfirmRemoval } from "@/components/ui/confirm";
 import { CopyButton, CopyField } from "@/components/ui/copy";
 import { DocsLink } from "@/components/ui/docs-link";
 import { Field, Input } from "@/components/ui/field";
@@ -195,16 +195,9 @@ function CurlExample({ apiKey }: { apiKey: string }) {
 function RevokeApiKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: () => void }) {
   const revoke = useRevokeApiKey();
   return (
-    <ConfirmDialog
-      open={apiKey !== null}
-      onClose={onClose}
-      title="Revoke API key?"
-      confirmLabel="Revoke key"
-      action={revoke}
-      onConfirm={() => apiKey && revoke.mutate(apiKey.id, { onSuccess: onClose })}
-    >
+    <ConfirmRemoval item={apiKey} onClose={onClose} remove={revoke} title="Revoke API key?" confirmLabel="Revoke key">
       Anything using <strong className="font-semibold text-zinc-900">{apiKey?.name}</strong> (
       <code className="font-mono text-xs">{apiKey?.prefix}…</code>) will stop working immediately. This cannot be undone.
-    </ConfirmDialog>
+    </ConfirmRemoval>
   );
 }

@@ -1,16 +1,16 @@
 "use client";
 
 import Link from "next/link";
-import { useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { PlaybackPolicyCard } from "@/components/access-control/playback-policy-card";
 import { Player } from "@/components/player/player";
 import { PlayerLink, WatchAndShareCard } from "@/components/player/watch-and-share";
-import { Button, buttonClass } from "@/components/ui/button";
+import { buttonClass } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyField } from "@/components/ui/copy";
 import { DangerZone, DetailColumns, DetailHeader, DetailPage, DetailsCard, LabeledValue } from "@/components/ui/detail-page";
-import { AlertIcon, ClockIcon, DownloadIcon, ExternalLinkIcon, LayersIcon, PencilIcon } from "@/components/ui/icons";
-import { RenameDialog } from "@/components/ui/rename-dialog";
+import { AlertIcon, ClockIcon, DownloadIcon, ExternalLinkIcon, LayersIcon } from "@/components/ui/icons";
+import { RenameButton } from "@/components/ui/rename-dialog";
 import { Spinner } from "@/components/ui/spinner";
 import type { Asset } from "@/lib/assets/schema";
 import { policyOf } from "@/lib/client/access-hooks";
@@ -38,22 +38,7 @@ export function AssetDetail({ id }: { id: string }) {
 }
 
 function RenameAsset({ asset }: { asset: Asset }) {
-  const [open, setOpen] = useState(false);
-  const update = useUpdateAsset(asset.id);
-  return (
-    <>
-      <Button onClick={() => setOpen(true)}>
-        <PencilIcon /> Rename
-      </Button>
-      <RenameDialog
-        open={open}
-        onClose={() => setOpen(false)}
-        noun="video"
-        name={asset.name}
-        rename={{ ...update, mutate: (name, options) => update.mutate({ name }, options) }}
-      />
-    </>
-  );
+  return <RenameButton noun="video" name={asset.name} update={useUpdateAsset(asset.id)} />;
 }
 
 function AssetPage({ asset }: { asset: Asset }) {

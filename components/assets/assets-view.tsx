@@ -8,6 +8,7 @@ import { ChevronRightIcon, GridIcon, LinkIcon, ListIcon, SearchIcon, UploadIcon 
 import { LoadMore } from "@/components/ui/list-page";
 import { ListSelect, ListToolbar, SearchBox } from "@/components/ui/list-toolbar";
 import { EmptyState, ErrorState, PageHeader, SkeletonCards } from "@/components/ui/states";
+import { GridList } from "@/components/ui/grid-list";
 import type { Asset } from "@/lib/assets/schema";
 import { assetSettled, useAssets } from "@/lib/client/asset-hooks";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
@@ -237,66 +238,66 @@ const COLUMNS = "minmax(0,1fr) 4.5rem 6.5rem 5.5rem 9rem 7rem auto";
 
 function AssetList({ assets }: { assets: Asset[] }) {
   return (
-    <div className="overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200 md:grid md:gap-x-4" style={{ gridTemplateColumns: COLUMNS }}>
-      <div
-        aria-hidden="true"
-        className="hidden border-b border-zinc-100 bg-zinc-50/60 px-5 py-2.5 text-xs font-medium text-zinc-500 md:col-span-full md:grid md:grid-cols-subgrid"
-      >
-        <span>Name</span>
-        <span className="text-right">Duration</span>
-        <span className="text-right">Resolution</span>
-        <span className="text-right">Size</span>
-        <span>Status</span>
-        <span>Created</span>
-        <span />
-      </div>
-      <ul aria-label="Assets" className="divide-y divide-zinc-100 md:col-span-full md:grid md:grid-cols-subgrid">
-        {assets.map((asset) => {
-          const duration = asset.videoSpec?.duration;
-          return (
-            <li key={asset.id} className="md:col-span-full md:grid md:grid-cols-subgrid">
-              <Link
-                href={`/assets/${asset.id}`}
-                className="group flex items-center gap-4 px-4 py-3 transition-colors hover:bg-zinc-50 sm:px-5 md:col-span-full md:grid md:grid-cols-subgrid"
-              >
-                <span className="flex min-w-0 items-center gap-3.5">
-                  <AssetThumbnail asset={asset} compact className="w-24 shrink-0 rounded-md" />
-                  <span className="min-w-0">
-                    <span className="block truncate text-sm font-medium text-zinc-900 group-hover:text-indigo-700" title={asset.name}>
-                      {asset.name}
-                    </span>
-                    {asset.status.phase === "failed" && asset.status.errorMessage ? (
-                      <span className="block truncate text-xs text-red-700" title={asset.status.errorMessage}>
-                        {asset.status.errorMessage}
-                      </span>
-                    ) : (
-                      <span className="block truncate text-xs text-zinc-500">
-                        <span className="md:hidden">{specs(asset).join(" · ")} · </span>
-                        {sourceLabel(asset.source)}
-                      </span>
-                    )}
+    <GridList
+      label="Assets"
+      columns={COLUMNS}
+      headings={
+        <>
+          <span>Name</span>
+          <span className="text-right">Duration</span>
+          <span className="text-right">Resolution</span>
+          <span className="text-right">Size</span>
+          <span>Status</span>
+          <span>Created</span>
+          <span />
+        </>
+      }
+    >
+      {assets.map((asset) => {
+        const duration = asset.videoSpec?.duration;
+        return (
+          <li key={asset.id} className="md:col-span-full md:grid md:grid-cols-subgrid">
+            <Link
+              href={`/assets/${asset.id}`}
+              className="group flex items-center gap-4 px-4 py-3 transition-colors hover:bg-zinc-50 sm:px-5 md:col-span-full md:grid md:grid-cols-subgrid"
+            >
+              <span className="flex min-w-0 items-center gap-3.5">
+                <AssetThumbnail asset={asset} compact className="w-24 shrink-0 rounded-md" />
+                <span className="min-w-0">
+                  <span className="block truncate text-sm font-medium text-zinc-900 group-hover:text-indigo-700" title={asset.name}>
+                    {asset.name}
                   </span>
+                  {asset.status.phase === "failed" && asset.status.errorMessage ? (
+                    <span className="block truncate text-xs text-red-700" title={asset.status.errorMessage}>
+                      {asset.status.errorMessage}
+                    </span>
+                  ) : (
+                    <span className="block truncate text-xs text-zinc-500">
+                      <span className="md:hidden">{specs(asset).join(" · ")} · </span>
+                      {sourceLabel(asset.source)}
+                    </span>
+                  )}
                 </span>
-                <span className="hidden text-right text-sm text-zinc-700 tabular-nums md:block">
-                  {duration !== undefined ? formatTimecode(duration) : "—"}
-                </span>
-                <span className="hidden text-right text-sm text-zinc-700 tabular-nums md:block">{resolution(asset) ?? "—"}</span>
-                <span className="hidden text-right text-sm text-zinc-700 tabular-nums md:block">
-                  {asset.size !== undefined ? formatBytes(asset.size) : "—"}
-                </span>
-                <span className="ml-auto flex shrink-0 flex-col items-end gap-1 md:ml-0 md:items-start">
-                  <AssetStatusBadge status={asset.status} />
-                  <LadderProgress asset={asset} />
-                </span>
-                <span className="hidden text-sm text-zinc-500 md:block" title={formatDateTime(asset.createdAt)}>
-                  {timeAgo(asset.createdAt)}
-                </span>
-                <ChevronRightIcon className="hidden size-4 text-zinc-300 group-hover:text-zinc-500 sm:block" />
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </div>
+              </span>
+              <span className="hidden text-right text-sm text-zinc-700 tabular-nums md:block">
+                {duration !== undefined ? formatTimecode(duration) : "—"}
+              </span>
+              <span className="hidden text-right text-sm text-zinc-700 tabular-nums md:block">{resolution(asset) ?? "—"}</span>
+              <span className="hidden text-right text-sm text-zinc-700 tabular-nums md:block">
+                {asset.size !== undefined ? formatBytes(asset.size) : "—"}
+              </span>
+              <span className="ml-auto flex shrink-0 flex-col items-end gap-1 md:ml-0 md:items-start">
+                <AssetStatusBadge status={asset.status} />
+                <LadderProgress asset={asset} />
+              </span>
+              <span className="hidden text-sm text-zinc-500 md:block" title={formatDateTime(asset.createdAt)}>
+                {timeAgo(asset.createdAt)}
+              </span>
+              <ChevronRightIcon className="hidden size-4 text-zinc-300 group-hover:text-zinc-500 sm:block" />
+            </Link>
+          </li>
+        );
+      })}
+    </GridList>
   );
 }

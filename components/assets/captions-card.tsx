@@ -3,7 +3,7 @@
 import { useId, useRef, useState, type FormEvent } from "react";
 import { Button, IconButton } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm";
+import { ConfirmRemoval } from "@/components/ui/confirm";
 import { Field, Input } from "@/components/ui/field";
 import { ListChecksIcon, TrashIcon } from "@/components/ui/icons";
 import { FormErrors, LoadingState } from "@/components/ui/states";
@@ -62,17 +62,10 @@ export function CaptionsCard({ assetId }: { assetId: string }) {
         </CardBody>
       )}
       <AddCaptions assetId={assetId} />
-      <ConfirmDialog
-        open={removing !== null}
-        onClose={() => setRemoving(null)}
-        onConfirm={() => removing && remove.mutate(removing.id, { onSuccess: () => setRemoving(null) })}
-        title="Remove captions?"
-        confirmLabel="Remove"
-        action={remove}
-      >
+      <ConfirmRemoval item={removing} onClose={() => setRemoving(null)} remove={remove} title="Remove captions?" confirmLabel="Remove">
         The <strong className="font-semibold text-zinc-900">{removing?.name || removing?.language}</strong> captions leave the player and
         the API. This cannot be undone.
-      </ConfirmDialog>
+      </ConfirmRemoval>
     </Card>
   );
 }

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { DetailColumns, DetailHeader, DetailPage, DetailsCard } from "@/components/ui/detail-page";
+import { DetailColumns, DetailFact, DetailFacts, DetailHeader, DetailPage, DetailsCard } from "@/components/ui/detail-page";
 import { BroadcastIcon, RecordIcon } from "@/components/ui/icons";
 import { formatDateTime, formatDuration } from "@/lib/client/format";
 import { useSession } from "@/lib/client/hooks";
@@ -70,24 +70,16 @@ function BroadcastPage({ session }: { session: Session }) {
               </CardBody>
             </Card>
             <DetailsCard idLabel="Session ID">
-              <dl className="grid grid-cols-2 gap-3 text-sm">
-                <div>
-                  <dt className="text-xs text-zinc-500">Started</dt>
-                  <dd className="text-zinc-800">{formatDateTime(session.createdAt)}</dd>
-                </div>
-                <div>
-                  <dt className="text-xs text-zinc-500">Ended</dt>
-                  <dd className="text-zinc-800">{session.isActive ? "Live now" : session.endedAt ? formatDateTime(session.endedAt) : "—"}</dd>
-                </div>
-                <div className="col-span-2">
-                  <dt className="text-xs text-zinc-500">Received</dt>
-                  <dd className="text-zinc-800">{ingestStats(session)}</dd>
-                </div>
-                <div className="col-span-2">
-                  <dt className="text-xs text-zinc-500">Renditions</dt>
-                  <dd className="text-zinc-800">{session.profiles.length ? ["source", ...session.profiles.map((p) => p.name)].join(", ") : "source only"}</dd>
-                </div>
-              </dl>
+              <DetailFacts>
+                <DetailFact term="Started">{formatDateTime(session.createdAt)}</DetailFact>
+                <DetailFact term="Ended">{session.isActive ? "Live now" : session.endedAt ? formatDateTime(session.endedAt) : "—"}</DetailFact>
+                <DetailFact term="Received" wide>
+                  {ingestStats(session)}
+                </DetailFact>
+                <DetailFact term="Renditions" wide>
+                  {session.profiles.length ? ["source", ...session.profiles.map((p) => p.name)].join(", ") : "source only"}
+                </DetailFact>
+              </DetailFacts>
             </DetailsCard>
           </>
         }

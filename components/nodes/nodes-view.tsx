@@ -8,6 +8,7 @@ import { cx } from "@/components/ui/cx";
 import { ServerIcon } from "@/components/ui/icons";
 import { ListCount, ListPage, RowIcon } from "@/components/ui/list-page";
 import { TimeAgo } from "@/components/ui/time-ago";
+import { GridList } from "@/components/ui/grid-list";
 import { formatDateTime, secondsAgo } from "@/lib/client/format";
 import { useMediaNodes } from "@/lib/client/hooks";
 import { useHostname } from "@/lib/client/location";
@@ -49,24 +50,25 @@ export function NodesView() {
             {overloaded > 0 && <span className="font-medium text-amber-800">{overloaded} overloaded</span>}
             {lost === 0 && overloaded === 0 && <span>all healthy</span>}
           </ListCount>
-          <div className="overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200 xl:grid xl:gap-x-4" style={{ gridTemplateColumns: COLUMNS }}>
-            <div
-              aria-hidden="true"
-              className="hidden border-b border-zinc-100 bg-zinc-50/60 px-5 py-2.5 text-xs font-medium text-zinc-500 xl:col-span-full xl:grid xl:grid-cols-subgrid"
-            >
-              <span>Node</span>
-              <span>State</span>
-              <span>Ingest URL</span>
-              <span>Sessions</span>
-              <span>CPU load</span>
-              <span className="whitespace-nowrap">Last heartbeat</span>
-            </div>
-            <ul aria-label="Media nodes" className="divide-y divide-zinc-100 xl:col-span-full xl:grid xl:grid-cols-subgrid">
-              {items.map((node) => (
-                <NodeRow key={node.id} node={node} />
-              ))}
-            </ul>
-          </div>
+          <GridList
+            label="Media nodes"
+            columns={COLUMNS}
+            from="xl"
+            headings={
+              <>
+                <span>Node</span>
+                <span>State</span>
+                <span>Ingest URL</span>
+                <span>Sessions</span>
+                <span>CPU load</span>
+                <span className="whitespace-nowrap">Last heartbeat</span>
+              </>
+            }
+          >
+            {items.map((node) => (
+              <NodeRow key={node.id} node={node} />
+            ))}
+          </GridList>
         </>
       )}
     </ListPage>

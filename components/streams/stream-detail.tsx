@@ -9,12 +9,12 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm";
 import { CopyField } from "@/components/ui/copy";
-import { DangerZone, DetailColumns, DetailHeader, DetailPage, DetailsCard, LabeledValue } from "@/components/ui/detail-page";
+import { DangerZone, DetailColumns, DetailFact, DetailFacts, DetailHeader, DetailPage, DetailsCard, LabeledValue } from "@/components/ui/detail-page";
 import { Input } from "@/components/ui/field";
 import { FormFooter } from "@/components/ui/form-footer";
 import { AlertIcon, BroadcastIcon, ExternalLinkIcon, KeyIcon, LayersIcon, PauseIcon, PencilIcon } from "@/components/ui/icons";
 import { Modal, ModalBody } from "@/components/ui/modal";
-import { RenameDialog } from "@/components/ui/rename-dialog";
+import { RenameButton } from "@/components/ui/rename-dialog";
 import { Switch } from "@/components/ui/switch";
 import { EmptyState, FormErrors, LoadingState } from "@/components/ui/states";
 import { policyOf } from "@/lib/client/access-hooks";
@@ -98,22 +98,7 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
 }
 
 function RenameStream({ stream }: { stream: Stream }) {
-  const [open, setOpen] = useState(false);
-  const update = useUpdateStream(stream.id);
-  return (
-    <>
-      <Button onClick={() => setOpen(true)}>
-        <PencilIcon /> Rename
-      </Button>
-      <RenameDialog
-        open={open}
-        onClose={() => setOpen(false)}
-        noun="stream"
-        name={stream.name}
-        rename={{ ...update, mutate: (name, options) => update.mutate({ name }, options) }}
-      />
-    </>
-  );
+  return <RenameButton noun="stream" name={stream.name} update={useUpdateStream(stream.id)} />;
 }
 
 /** A leaked key is replaced at once: whoever holds it (even mid-broadcast) is cut off. */
@@ -377,16 +362,10 @@ function EditRenditionsForm({ stream, onClose }: { stream: Stream; onClose: () =
 function StreamDetails({ stream }: { stream: Stream }) {
   return (
     <DetailsCard idLabel="Stream ID">
-      <dl className="grid grid-cols-2 gap-3 text-sm">
-        <div>
-          <dt className="text-xs text-zinc-500">Created</dt>
-          <dd className="text-zinc-800">{formatDateTime(stream.createdAt)}</dd>
-        </div>
-        <div>
-          <dt className="text-xs text-zinc-500">Last live</dt>
-          <dd className="text-zinc-800">{stream.lastSeen ? formatDateTime(stream.lastSeen) : "Never"}</dd>
-        </div>
-      </dl>
+      <DetailFacts>
+        <DetailFact term="Created">{formatDateTime(stream.createdAt)}</DetailFact>
+        <DetailFact term="Last live">{stream.lastSeen ? formatDateTime(stream.lastSeen) : "Never"}</DetailFact>
+      </DetailFacts>
     </DetailsCard>
   );
 }

@@ -41,8 +41,7 @@ export function StreamsView() {
         query={streams}
         items={all}
         toolbar={{
-          filtered: list.filters.length > 0,
-          onClear: list.clear,
+          list,
           noun: "stream",
           controls: (
             <ListToolbar>

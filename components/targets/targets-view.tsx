@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm";
+import { ConfirmRemoval } from "@/components/ui/confirm";
 import { cx } from "@/components/ui/cx";
 import { Field, Input } from "@/components/ui/field";
 import { FormFooter } from "@/components/ui/form-footer";
@@ -215,16 +215,9 @@ function TargetForm({ target, onClose }: { target?: Target; onClose: () => void 
 function DeleteTargetDialog({ target, onClose }: { target: Target | null; onClose: () => void }) {
   const remove = useDeleteTarget();
   return (
-    <ConfirmDialog
-      open={target !== null}
-      onClose={onClose}
-      title="Delete target?"
-      confirmLabel="Delete target"
-      action={remove}
-      onConfirm={() => target && remove.mutate(target.id, { onSuccess: onClose })}
-    >
+    <ConfirmRemoval item={target} onClose={onClose} remove={remove} title="Delete target?" confirmLabel="Delete target">
       Streams will no longer be able to forward to <strong className="font-semibold text-zinc-900">{target?.name}</strong>. This
       cannot be undone.
-    </ConfirmDialog>
+    </ConfirmRemoval>
   );
 }

@@ -7,6 +7,7 @@ import { ListChecksIcon } from "@/components/ui/icons";
 import { ListCount, ListPage, LoadMore } from "@/components/ui/list-page";
 import { ListSelect, ListToolbar } from "@/components/ui/list-toolbar";
 import { TimeAgo } from "@/components/ui/time-ago";
+import { GridList } from "@/components/ui/grid-list";
 import { taskActive, useAssets, useTasks } from "@/lib/client/asset-hooks";
 import { useListParams } from "@/lib/client/list-params";
 import type { Task } from "@/lib/tasks/schema";
@@ -49,8 +50,7 @@ export function TasksView() {
       query={tasks}
       items={all}
       toolbar={{
-        filtered: list.filters.length > 0,
-        onClear: list.clear,
+        list,
         noun: "task",
         controls: (
           <ListToolbar>
@@ -86,22 +86,23 @@ export function TasksView() {
               </span>
             )}
           </ListCount>
-          <div className="overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200 md:grid md:gap-x-6" style={{ gridTemplateColumns: COLUMNS }}>
-            <div
-              aria-hidden="true"
-              className="hidden border-b border-zinc-100 bg-zinc-50/60 px-5 py-2.5 text-xs font-medium text-zinc-500 md:col-span-full md:grid md:grid-cols-subgrid"
-            >
-              <span>Task</span>
-              <span>Asset</span>
-              <span>Status</span>
-              <span>Created</span>
-            </div>
-            <ul aria-label="Tasks" className="divide-y divide-zinc-100 md:col-span-full md:grid md:grid-cols-subgrid">
-              {items.map((task) => (
-                <TaskRow key={task.id} task={task} assetNames={assetNames} />
-              ))}
-            </ul>
-          </div>
+          <GridList
+            label="Tasks"
+            columns={COLUMNS}
+            wideGaps
+            headings={
+              <>
+                <span>Task</span>
+                <span>Asset</span>
+                <span>Status</span>
+                <span>Created</span>
+              </>
+            }
+          >
+            {items.map((task) => (
+              <TaskRow key={task.id} task={task} assetNames={assetNames} />
+            ))}
+          </GridList>
           <LoadMore list={tasks} />
         </>
       )}

@@ -50,3 +50,36 @@ export function ConfirmDialog({
     </Modal>
   );
 }
+
+/** The request that removes one item by its id. */
+type RemoveById = PendingAction & { mutate(id: string, options: { onSuccess: () => void }): void };
+
+/** Asks before removing one item of a list: open while `item` is set, closed once it is gone. */
+export function ConfirmRemoval({
+  item,
+  onClose,
+  remove,
+  title,
+  confirmLabel,
+  children,
+}: {
+  item: { id: string } | null;
+  onClose: () => void;
+  remove: RemoveById;
+  title: string;
+  confirmLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <ConfirmDialog
+      open={item !== null}
+      onClose={onClose}
+      title={title}
+      confirmLabel={confirmLabel}
+      action={remove}
+      onConfirm={() => item && remove.mutate(item.id, { onSuccess: onClose })}
+    >
+      {children}
+    </ConfirmDialog>
+  );
+}

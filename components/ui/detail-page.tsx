@@ -114,6 +114,21 @@ export function LabeledValue({ label, hint, children }: { label: string; hint?: 
   );
 }
 
+/** A details card's facts, two a row. */
+export function DetailFacts({ children }: { children: ReactNode }) {
+  return <dl className="grid grid-cols-2 gap-3 text-sm">{children}</dl>;
+}
+
+/** One fact of a details card: its term, then its value; `wide` takes the whole row. */
+export function DetailFact({ term, wide, children }: { term: string; wide?: boolean; children: ReactNode }) {
+  return (
+    <div className={wide ? "col-span-2" : undefined}>
+      <dt className="text-xs text-zinc-500">{term}</dt>
+      <dd className="text-zinc-800">{children}</dd>
+    </div>
+  );
+}
+
 /** The card that starts the side column: the object's ID to copy, then what else there is to know. */
 export function DetailsCard({ idLabel, children }: { idLabel: string; children: ReactNode }) {
   const { id } = useShown();

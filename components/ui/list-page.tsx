@@ -32,10 +32,11 @@ export function ListPage<T>({
   loadingRows?: number;
   /** What the empty state says; its action defaults to the create button. */
   empty: Omit<ComponentProps<typeof EmptyState>, "className">;
-  /** Search and filters above the list, and whether any applies (then an empty list says nothing matches). */
-  toolbar?: { controls: ReactNode; filtered: boolean; onClear: () => void; noun: string };
+  /** Search and filters above the list, and the page's list parameters (useListParams): while any filter applies, an empty list says nothing matches. */
+  toolbar?: { controls: ReactNode; list: { filters: unknown[]; clear: () => void }; noun: string };
   children: (items: T[]) => ReactNode;
 }) {
+  const filtered = !!toolbar?.list.filters.length;
   const createButton = create && (
     <Button variant="primary" onClick={create.onClick}>
       <PlusIcon /> {create.label}
@@ -43,18 +44,18 @@ export function ListPage<T>({
   );
   return (
     <>
-      <PageHeader title={title} description={description} action={items?.length || toolbar?.filtered ? createButton : undefined} />
-      {toolbar && (items?.length || toolbar.filtered) ? toolbar.controls : null}
+      <PageHeader title={title} description={description} action={items?.length || filtered ? createButton : undefined} />
+      {toolbar && (items?.length || filtered) ? toolbar.controls : null}
       {query.isPending ? (
         <SkeletonRows rows={loadingRows} />
       ) : query.error ? (
         <ErrorState error={query.error} onRetry={() => query.refetch()} />
-      ) : !items?.length && toolbar?.filtered ? (
+      ) : !items?.length && toolbar && filtered ? (
         <EmptyState
           icon={<SearchIcon className="size-6" />}
           title={`No ${toolbar.noun}s match`}
           description="Nothing in your account matches this search and these filters."
-          action={<Button onClick={toolbar.onClear}>Clear search and filters</Button>}
+          action={<Button onClick={toolbar.list.clear}>Clear search and filters</Button>}
         />
       ) : !items?.length ? (
         <EmptyState action={createButton} {...empty} />

@@ -1,17 +1,41 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { Button } from "./button";
 import { Field, Input } from "./field";
 import { FormFooter } from "./form-footer";
 import { Modal, ModalBody } from "./modal";
+import { PencilIcon } from "./icons";
 import { FormErrors } from "./states";
 import type { PendingAction } from "./confirm";
 
 /** The rename request: mutate(name) and its state. */
 type Rename = PendingAction & { mutate(name: string, options: { onSuccess: () => void }): void };
 
+/** An object's update request (its PATCH): renaming sends the name alone. */
+type Update = PendingAction & { mutate(patch: { name: string }, options: { onSuccess: () => void }): void };
+
+/** The Rename button of a stream's or a video's page, and the dialog it opens. */
+export function RenameButton({ noun, name, update }: { noun: string; name: string; update: Update }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>
+        <PencilIcon /> Rename
+      </Button>
+      <RenameDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        noun={noun}
+        name={name}
+        rename={{ ...update, mutate: (next, options) => update.mutate({ name: next }, options) }}
+      />
+    </>
+  );
+}
+
 /** Renames a stream or a video: one field, focused, holding the current name. */
-export function RenameDialog({
+function RenameDialog({
   open,
   onClose,
   noun,

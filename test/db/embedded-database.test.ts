@@ -10,6 +10,7 @@ import { startEmbeddedDatabase } from "@/db/embedded";
 import { runningServer } from "@/db/embedded-server";
 import { freePort } from "@/lib/net/free-port";
 import { until } from "../support/media";
+import { alive } from "../support/processes";
 
 /** The embedded PostgreSQL's superuser password: random per data directory, private, never the old fixed one. */
 const dirs: string[] = [];
@@ -46,15 +47,6 @@ async function authMethods(url: string): Promise<string[]> {
     await sql.end();
   }
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * Another process that starts the server of `dir` (with `code`, run by tsx, which prints a line
