@@ -259,7 +259,7 @@ export const mediaNodes = pgTable("media_nodes", {
   laggingSessions: integer("lagging_sessions").notNull().default(0),
   /** It cannot take more broadcasts without them falling behind (lib/live/nodes.ts isOverloaded). */
   overloaded: boolean("overloaded").notNull().default(false),
-  /** The machine it runs on (lib/media/machine.ts): job workers there run fewer transcodes while it is live. */
+  /** The machine it runs on (lib/av/machine.ts): job workers there run fewer transcodes while it is live. */
   machine: text("machine"),
   startedAt: ms("started_at").notNull(),
   lastHeartbeatAt: ms("last_heartbeat_at").notNull(),

@@ -6,7 +6,7 @@ import type { IngestHealth, LiveTarget, MultistreamPushState, PublishGrant, Segm
 import { Fenced, type AppClient } from "./app-client";
 import type { Feed } from "./feed";
 import { FeedProcess } from "./feed-process";
-import { runFfmpeg, type FfmpegProcess } from "./ffmpeg";
+import { runFfmpeg, type FfmpegProcess } from "@/lib/av/ffmpeg";
 import type { MediaStore } from "./media-store";
 import { HlsShipper, type ShippedSegment } from "./shipper";
 import { pushArgs, recorderArgs, variantDir } from "./ladder";
@@ -56,7 +56,7 @@ const THUMBNAIL_EVERY_MS = 5000;
 const PUSH_CONNECT_TIMEOUT_MS = 10_000;
 
 /**
- * One live session on this node, for one epoch of it: the ladder (lib/media/live-ladder.ts)
+ * One live session on this node, for one epoch of it: the ladder (media-node/live-ladder.ts)
  * and the recorder write to scratch, shippers store every segment and
  * playlist as it is written (live/<session>/<epoch>/, recordings/<session>/<epoch>/),
  * plus one push per multistream target and the heartbeat to the app. When the publisher

@@ -7,7 +7,7 @@ import Context from "node-media-server/src/core/context.js";
 import logger from "node-media-server/src/core/logger.js";
 import { newId } from "@/lib/ids";
 import { NODE_HEARTBEAT_MS } from "@/lib/live/schema";
-import { machineId } from "./machine";
+import { machineId } from "@/lib/av/machine";
 import { AppClient } from "./app-client";
 import { Broadcast, type BroadcastObserver, type Publisher } from "./broadcast";
 import type { MediaStore } from "./media-store";

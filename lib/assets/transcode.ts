@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { config } from "@/lib/config";
-import { ffmpeg } from "@/lib/media/ffmpeg";
-import { backgroundTranscodeSlots, machineId } from "@/lib/media/machine";
+import { ffmpeg } from "@/lib/av/ffmpeg";
+import { backgroundTranscodeSlots, machineId } from "@/lib/av/machine";
 import { liveWorkOn } from "@/lib/live/nodes";
-import { codecString, parseMediaPlaylist } from "@/lib/media/hls";
-import { probe } from "@/lib/media/probe";
+import { codecString, parseMediaPlaylist } from "@/lib/av/hls";
+import { probe } from "@/lib/av/probe";
 import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
 import { mediaBase } from "./base";
@@ -35,7 +35,7 @@ let slots: { value: number; at: number } | undefined;
 
 /**
  * ffmpeg transcodes this process runs at once: TRANSCODE_CONCURRENCY, fewer while media
- * nodes on this machine have broadcasts (lib/media/machine.ts), as their heartbeats in
+ * nodes on this machine have broadcasts (lib/av/machine.ts), as their heartbeats in
  * PostgreSQL say. The built-in driver claims no more chunk jobs than that, and under an
  * Inngest server, which knows nothing of machines, calls beyond it wait here.
  */

@@ -42,6 +42,12 @@ export const IngestHealth = z.object({
 export type IngestHealth = z.infer<typeof IngestHealth>;
 
 /**
+ * The lag past which a live output is behind (unless it is catching up quickly): two segments,
+ * at least 4 s. The node drops renditions past it; the app shows it as a health issue.
+ */
+export const lagLimitS = (segmentS: number) => Math.max(2 * segmentS, 4);
+
+/**
  * What a node has stored of a session's live output in its epoch: totals since the epoch began,
  * not increments, so a report that is late, repeated or lost (a busy app, a timeout) neither
  * counts twice nor loses anything: the next one, or the end, carries all of it.
@@ -126,7 +132,7 @@ export const NodeBeat = z.object({
   liveSessions: z.number().int().min(0),
   /** Live sessions whose output fell behind real time (renditions dropped, or trailing the encoder). */
   laggingSessions: z.number().int().min(0).optional(),
-  /** The machine it runs on (lib/media/machine.ts), shared with the job workers there. */
+  /** The machine it runs on (lib/av/machine.ts), shared with the job workers there. */
   machine: z.string().min(1).max(200).optional(),
   startedAt: z.number().int(),
   /** Its last beat: it is shutting down (after ending its broadcasts) and leaves the registry. */

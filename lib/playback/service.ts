@@ -6,7 +6,7 @@ import { mp4Url, renditionsOf, serializeAsset, type AssetRow } from "@/lib/asset
 import { latestRecording, liveSessionOf, streamForPlayback } from "@/lib/live/playback";
 import type { VideoSpec } from "@/lib/assets/schema";
 import { liveThumbnailKey } from "@/lib/live/keys";
-import { containerNamed } from "@/lib/media/containers";
+import { containerNamed } from "@/lib/av/containers";
 import { publicOrigin } from "@/lib/origin";
 import { objects } from "@/lib/storage";
 import type { StreamRow } from "@/lib/streams/service";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { masterPlaylist, parseMediaPlaylist } from "@/lib/media/hls";
+import { masterPlaylist, parseMediaPlaylist } from "@/lib/av/hls";
 
 test("a media playlist parses into its segments and durations", () => {
   const text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.000,\nseg_0.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:1.5,\nseg_1.ts\n#EXT-X-ENDLIST\n";
