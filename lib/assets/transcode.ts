@@ -6,7 +6,7 @@ import { config } from "@/lib/config";
 import { ffmpeg } from "@/lib/av/ffmpeg";
 import { backgroundTranscodeSlots, machineId } from "@/lib/av/machine";
 import { liveWorkOn } from "@/lib/live/nodes";
-import { codecString, parseMediaPlaylist } from "@/lib/av/hls";
+import { codecString, mediaPlaylist, parseMediaPlaylist } from "@/lib/av/hls";
 import { probe } from "@/lib/av/probe";
 import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
@@ -174,12 +174,7 @@ export async function publishRendition(assetId: string, name: string): Promise<{
   const chunks = await renditionChunks(assetId, name);
   const segments = chunks.flatMap((c) => c.segments ?? []);
   if (!segments.length || chunks.some((c) => !c.doneAt)) throw new Error(`rendition ${name} of ${assetId} is not complete`);
-  const target = Math.ceil(Math.max(...segments.map((s) => s.duration)));
-  const playlist = [
-    "#EXTM3U", "#EXT-X-VERSION:3", `#EXT-X-TARGETDURATION:${target}`, "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD",
-    ...segments.flatMap((s) => [`#EXTINF:${s.duration.toFixed(6)},`, s.file]),
-    "#EXT-X-ENDLIST",
-  ].join("\n") + "\n";
+  const playlist = mediaPlaylist(segments.map((s) => ({ uri: s.file, duration: s.duration })), { type: "VOD", durationDigits: 6 });
   await objects().write(renditionKey(assetId, name, "index.m3u8"), Readable.from([Buffer.from(playlist)]), { contentType: "application/vnd.apple.mpegurl" });
 
   const first = await probe(await objects().mediaInput(renditionKey(assetId, name, segments[0].file)));
