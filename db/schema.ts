@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { IngestHealth, SegmentCounters } from "@/lib/live/schema";
+import type { IngestHealth, SegmentCounters } from "@/lib/media-node-protocol";
 import type { PlaybackPolicy } from "@/lib/access/schema";
 import type { TranscodeProfile } from "@/lib/assets/schema";
 import type { Profile, TargetRef } from "@/lib/streams/schema";

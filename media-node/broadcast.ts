@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { liveKey, liveThumbnailKey, recordingKey } from "@/lib/live/keys";
-import type { IngestHealth, LiveTarget, PublishGrant, SegmentCounters } from "@/lib/live/schema";
+import type { IngestHealth, LiveTarget, PublishGrant, SegmentCounters } from "@/lib/media-node-protocol";
 import { Fenced, type AppClient } from "./app-client";
 import type { Feed } from "./feed";
 import { FeedProcess } from "./feed-process";

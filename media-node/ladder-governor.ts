@@ -1,4 +1,4 @@
-import { lagLimitS } from "@/lib/live/schema";
+import { lagLimitS } from "@/lib/media-node-protocol";
 
 /**
  * Keeps a live ladder live on a machine that cannot keep up with it. Once a second it

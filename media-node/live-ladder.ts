@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { liveKey } from "@/lib/live/keys";
-import type { PublishGrant } from "@/lib/live/schema";
+import type { PublishGrant } from "@/lib/media-node-protocol";
 import { CpuMeter } from "./cpu-meter";
 import type { Feed } from "./feed";
 import { FeedProcess } from "./feed-process";

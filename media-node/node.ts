@@ -6,7 +6,7 @@ import NodeMediaServer, { type NmsSession } from "node-media-server";
 import Context from "node-media-server/src/core/context.js";
 import logger from "node-media-server/src/core/logger.js";
 import { newId } from "@/lib/ids";
-import { NODE_HEARTBEAT_MS } from "@/lib/live/schema";
+import { NODE_HEARTBEAT_MS } from "@/lib/media-node-protocol";
 import { machineId } from "@/lib/av/machine";
 import { AppClient } from "./app-client";
 import { Broadcast, type BroadcastObserver, type Publisher } from "./broadcast";

@@ -1,5 +1,5 @@
 import { runFfmpeg, type FfmpegProcess } from "@/lib/av/ffmpeg";
-import type { LiveTarget, MultistreamPushState, PublishGrant } from "@/lib/live/schema";
+import type { LiveTarget, MultistreamPushState, PublishGrant } from "@/lib/media-node-protocol";
 import { redactTargetSecrets, routeToTarget, splitTargetUrl, type TargetRoute } from "@/lib/targets/connect";
 import type { AppClient } from "./app-client";
 

@@ -3,7 +3,8 @@ import { db } from "@/db/client";
 import { mediaNodes, sessions } from "@/db/schema";
 import { config } from "@/lib/config";
 import type { LiveWork } from "@/lib/av/machine";
-import type { MediaNode, NodeBeat, NodeBeatReply } from "./schema";
+import type { NodeBeat, NodeBeatReply } from "@/lib/media-node-protocol";
+import type { MediaNode } from "./media-node";
 import { sessionEnded } from "./service";
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PlaybackPolicy, PlaybackPolicyInput } from "@/lib/access/schema";
 import { FiltersParam, NameSearch, OrderParam, TimeRange } from "@/lib/api/list-query";
-import { IngestHealth } from "@/lib/live/schema";
+import { IngestHealth } from "@/lib/media-node-protocol";
 
 const positiveInt = z.number().int().positive();
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { lagLimitS } from "@/lib/live/schema";
+import { lagLimitS } from "@/lib/media-node-protocol";
 import { LadderGovernor, RESTORE_AFTER_MS, type GovernorDecision } from "@/media-node/ladder-governor";
 
 /** The ladder: a 720p30 source with 480p and 360p (v1, v2). */
