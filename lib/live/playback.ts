@@ -128,6 +128,17 @@ export async function recordingPlaylist(sessionId: string): Promise<string | und
   return mediaPlaylist(listed, { type: session.isActive ? "EVENT" : "VOD", durationDigits: 6 });
 }
 
+/** The MP4 of a session's recording once it became a ready asset: that asset's id and name (for the download's name). */
+export async function recordingMp4(sessionId: string): Promise<{ assetId: string; name: string } | undefined> {
+  const [session] = await db()
+    .select({ assetId: sessions.assetId, recordingStatus: sessions.recordingStatus, name: assets.name })
+    .from(sessions)
+    .innerJoin(assets, eq(assets.id, sessions.assetId))
+    .where(eq(sessions.id, sessionId));
+  if (!session?.assetId || session.recordingStatus !== "ready") return undefined;
+  return { assetId: session.assetId, name: session.name };
+}
+
 /** The stored segments of a session's recording, in order, with their store keys. */
 export async function recordedSegments(sessionId: string) {
   const rows = await db()
