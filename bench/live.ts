@@ -5,7 +5,7 @@ import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { ladderArgs } from "@/lib/media/ladder";
+import { ladderArgs } from "@/media-node/ladder";
 import { startAppProcess } from "../scripts/app-process";
 import { api } from "./api-call";
 import { freePort } from "@/lib/net/free-port";
@@ -20,7 +20,7 @@ import { startListening } from "./listening";
  *   displayed frame, so latency = display wall-clock - capture wall-clock
  *   (publisher start-up counts against us), at 2 s and at 1 s segments;
  * - the 720p/480p/360p ladder's real-time factor on a 720p30 file: our ladder
- *   command (lib/media/ladder.ts) next to a plain hand-written ffmpeg ladder.
+ *   command (media-node/ladder.ts) next to a plain hand-written ffmpeg ladder.
  */
 const LADDER = [
   { name: "480p", width: 854, height: 480, bitrate: 1_600_000, fps: 30 },

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { IngestHealth, SegmentCounters } from "@/lib/live/schema";
+import type { IngestHealth, SegmentCounters } from "@/lib/media-node-protocol";
 import type { PlaybackPolicy } from "@/lib/access/schema";
 import type { AssetSource, AssetStorage, AssetStorageStatus, Hash, TranscodeProfile, VideoSpec } from "@/lib/assets/schema";
 import type { Profile, TargetRef } from "@/lib/streams/schema";
@@ -261,7 +261,7 @@ export const mediaNodes = pgTable("media_nodes", {
   laggingSessions: integer("lagging_sessions").notNull().default(0),
   /** It cannot take more broadcasts without them falling behind (lib/live/nodes.ts isOverloaded). */
   overloaded: boolean("overloaded").notNull().default(false),
-  /** The machine it runs on (lib/media/machine.ts): job workers there run fewer transcodes while it is live. */
+  /** The machine it runs on (lib/av/machine.ts): job workers there run fewer transcodes while it is live. */
   machine: text("machine"),
   startedAt: ms("started_at").notNull(),
   lastHeartbeatAt: ms("last_heartbeat_at").notNull(),

@@ -2,7 +2,7 @@ import { serveLauncher } from "./children";
 import { config } from "@/lib/config";
 import { usePrivateDataDir } from "@/lib/data-dir";
 import { dropOutputWithoutReader } from "@/lib/process-output";
-import { startMediaNode } from "@/lib/media/node";
+import { startMediaNode } from "@/media-node/node";
 import { objects } from "@/lib/storage";
 import { ffmpegRestarts, liveRenditions, nodeSessions, renditionsDropped, segmentWriteSeconds, startMetricsServer } from "@/lib/metrics/media";
 

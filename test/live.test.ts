@@ -7,7 +7,7 @@ import { newAccount } from "./support/client";
 import { decodes, ffprobe, publish, rtmpReceiver, rtmpUrl, streamActive as active, streamIdle as idle, until } from "./support/media";
 import { startReceiver, type Received } from "./support/receiver";
 import { freePort } from "@/lib/net/free-port";
-import { frameRate } from "@/lib/media/probe";
+import { frameRate } from "@/lib/av/probe";
 
 const LADDER = [
   { name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 },

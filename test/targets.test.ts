@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import net from "node:net";
 import { describe, test } from "node:test";
 import { reloadConfig } from "@/lib/config";
-import { runFfmpeg } from "@/lib/media/ffmpeg";
+import { runFfmpeg } from "@/lib/av/ffmpeg";
 import { freePort } from "@/lib/net/free-port";
 import { routeToTarget, rtmpTcUrl, type TargetRoute } from "@/lib/targets/connect";
 import { newAccount } from "./support/client";

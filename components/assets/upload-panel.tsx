@@ -9,7 +9,7 @@ import { AlertIcon, CheckIcon, FilmIcon, LinkIcon, PauseIcon, PlayIcon, ResendIc
 import { formatDuration } from "@/lib/client/format";
 import { useAssetsById, useRefreshAssetsOn } from "@/lib/client/asset-hooks";
 import type { Asset } from "@/lib/assets/schema";
-import { VIDEO_FILE_EXTENSIONS } from "@/lib/media/containers";
+import { VIDEO_FILE_EXTENSIONS } from "@/lib/av/containers";
 import { formatBytes, formatSpeed, percent } from "./asset-info";
 import { AssetStatusBadge } from "./asset-status";
 import { ProgressBar } from "./progress-bar";

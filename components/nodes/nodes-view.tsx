@@ -12,7 +12,7 @@ import { GridList } from "@/components/ui/grid-list";
 import { formatDateTime, secondsAgo } from "@/lib/client/format";
 import { useMediaNodes } from "@/lib/client/hooks";
 import { useHostname } from "@/lib/client/location";
-import type { MediaNode } from "@/lib/live/schema";
+import type { MediaNode } from "@/lib/live/media-node";
 
 /** node · state · ingest URL · sessions · CPU load · last heartbeat */
 const COLUMNS = "minmax(0,0.85fr) 5rem minmax(0,1.5fr) 4.5rem 7.5rem 8rem";

@@ -50,7 +50,7 @@ export function IngestHealthCard({ stream, session }: { stream: Stream; session?
       />
       <CardBody className="space-y-4">
         <dl className="grid grid-cols-2 gap-3">
-          {/* The one current bitrate on the page: the media node's, over the media's last 5 s (lib/media/bitrate-meter.ts); the history below averages the same readings. */}
+          {/* The one current bitrate on the page: the media node's, over the media's last 5 s (media-node/bitrate-meter.ts); the history below averages the same readings. */}
           <Stat label="Bitrate, last 5 s" testId="health-bitrate" unit="kbps" dim={stale} title="Video and audio your encoder sent, averaged over the last 5 seconds of its media">
             {health?.bitrateKbps !== undefined ? whole.format(health.bitrateKbps) : undefined}
           </Stat>

@@ -5,8 +5,8 @@ import { Asset, AssetDeleteQuery, AssetListQuery, AssetPatch, AssetWithTask, Exp
 import { ClipPayload } from "@/lib/clips/schema";
 import { Health } from "@/lib/health/schema";
 import { Ingest } from "@/lib/live/ingest";
-import { MEDIA_OBJECT_KEY, MEDIA_PREFIX } from "@/lib/live/keys";
-import { Heartbeat, HeartbeatReply, MediaNode, NodeBeat, NodeBeatReply, PublishGrant, PublishRequest, SessionEvent } from "@/lib/live/schema";
+import { MediaNode } from "@/lib/live/media-node";
+import { mediaNodeOperations } from "@/lib/media-node-protocol";
 import { PlaybackInfo } from "@/lib/playback/schema";
 import { Session, SessionHealth, SessionListQuery } from "@/lib/sessions/schema";
 import { RecordPatch, Stream, StreamCreate, StreamListQuery, StreamPatch } from "@/lib/streams/schema";
@@ -133,13 +133,8 @@ export const operations = {
   // Operations
   getHealth: { method: "GET", path: "/health", tag: "Operations", summary: "Health check", auth: "none", status: 200, response: Health, errors: [503], cacheControl: "no-store" },
   getOpenApi: { method: "GET", path: "/openapi.json", tag: "Operations", summary: "This OpenAPI document", auth: "none", status: 200, cors: "public", raw: "an OpenAPI 3.1 document" },
-  // Media nodes (internal)
-  authorizePublish: { method: "POST", path: "/internal/media/publish", tag: "Media nodes", summary: "May this stream key publish? 403 says why not", auth: "media", body: PublishRequest, status: 200, response: PublishGrant, errors: [403, 422], internal: true },
-  mediaHeartbeat: { method: "POST", path: "/internal/media/heartbeat", tag: "Media nodes", summary: "A live session's counters (its epoch's totals so far) and health; answers its targets and whether to stop", auth: "media", body: Heartbeat, status: 200, response: HeartbeatReply, errors: [422], internal: true },
-  mediaEvent: { method: "POST", path: "/internal/media/event", tag: "Media nodes", summary: "A session became ready, stored a source (DVR) or recording segment, ended, or a multistream target changed state; 409 once the node's epoch is not current (fenced)", auth: "media", body: SessionEvent, status: 204, errors: [409, 422], internal: true },
-  mediaNodeBeat: { method: "POST", path: "/internal/media/node", tag: "Media nodes", summary: "A media node registers and heartbeats (every 2 s)", auth: "media", body: NodeBeat, status: 200, response: NodeBeatReply, errors: [422], internal: true },
-  storeMediaObject: { method: "PUT", path: "/internal/media/object", tag: "Media nodes", summary: "A node without direct access to the bucket stores a live HLS file, live thumbnail or recording segment through the app", auth: "media", query: z.object({ key: z.string().regex(MEDIA_OBJECT_KEY, "not a live media key") }), status: 204, errors: [422], raw: "the file's bytes", internal: true },
-  removeMediaObjects: { method: "DELETE", path: "/internal/media/object", tag: "Media nodes", summary: "Remove a finished broadcast's live renditions", auth: "media", query: z.object({ prefix: z.string().regex(MEDIA_PREFIX, "not a live media folder") }), status: 204, errors: [422], internal: true },
+  // Media nodes (internal): lib/media-node-protocol.ts
+  ...mediaNodeOperations,
   listMediaNodes: { method: "GET", path: "/media-node", tag: "Operations", summary: "List media nodes (operators: accounts with the admin role)", auth: "user", status: 200, response: z.array(MediaNode), errors: [403] },
 } as const satisfies Record<string, Operation>;
 

@@ -1,5 +1,5 @@
-import { containerNamed } from "@/lib/media/containers";
-import { userMediaInput } from "@/lib/media/ffmpeg";
+import { containerNamed } from "@/lib/av/containers";
+import { userMediaInput } from "@/lib/av/ffmpeg";
 import { objects } from "@/lib/storage";
 import { sourceKey } from "./keys";
 import type { AssetRow } from "./service";

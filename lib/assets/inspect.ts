@@ -1,6 +1,6 @@
-import { containerOf, type Container } from "@/lib/media/containers";
-import { ffmpeg, userMediaInput } from "@/lib/media/ffmpeg";
-import { frameRate, probeUserMedia, type Probe, type ProbeStream } from "@/lib/media/probe";
+import { containerOf, type Container } from "@/lib/av/containers";
+import { ffmpeg, userMediaInput } from "@/lib/av/ffmpeg";
+import { frameRate, probeUserMedia, type Probe, type ProbeStream } from "@/lib/av/probe";
 import type { VideoSpec } from "./schema";
 
 /** A file the platform cannot take: one that cannot be decoded, or has no video. */
@@ -56,7 +56,7 @@ const num = (text?: string | number) => {
 
 /**
  * Probes a user's file (as that one file and nothing it names: userMediaInput in
- * lib/media/ffmpeg.ts), refuses what has no video or cannot be decoded, and plans how
+ * lib/av/ffmpeg.ts), refuses what has no video or cannot be decoded, and plans how
  * it becomes playable. ffprobe's exit code is not trusted alone (it "recognises" random
  * bytes as some format): a picture of its video must decode.
  */

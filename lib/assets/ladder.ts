@@ -1,4 +1,4 @@
-import { fitToSource, type SourceVideo } from "@/lib/media/fit";
+import { fitToSource, type SourceVideo } from "@/lib/av/fit";
 import type { TranscodeProfile, VideoSpec } from "./schema";
 
 /**
@@ -44,7 +44,7 @@ export function sourceVideo(spec: VideoSpec | null | undefined): SourceVideo | u
 /**
  * The default ladder: every rung at or below the source (by its short side, so a
  * portrait 1080x1920 phone video gets "1080p" too), fitted to the source by the one
- * rule (lib/media/fit.ts). A source shorter than the lowest rung gets one rendition
+ * rule (lib/av/fit.ts). A source shorter than the lowest rung gets one rendition
  * at its size.
  */
 export function defaultLadder(source: SourceVideo): RenditionPlan[] {
@@ -74,7 +74,7 @@ function askedName(p: TranscodeProfile, source: SourceVideo): string {
   return `${Math.max(2, Math.round((source.height * (Number.isFinite(scale) ? scale : 1)) / 2) * 2)}p`;
 }
 
-/** Profiles as asked (Livepeer's shape), each fitted to the source by the one rule (lib/media/fit.ts). */
+/** Profiles as asked (Livepeer's shape), each fitted to the source by the one rule (lib/av/fit.ts). */
 export function profileLadder(profiles: TranscodeProfile[], source: SourceVideo): RenditionPlan[] {
   const plans = profiles.map((p) => {
     const { width, height, fps } = fitToSource({ width: p.width, height: p.height, fps: p.fps && p.fps / (p.fpsDen ?? 1) }, source);

@@ -1,4 +1,4 @@
-import { masterPlaylist, type Subtitles, type Variant } from "@/lib/media/hls";
+import { masterPlaylist, type Subtitles, type Variant } from "@/lib/av/hls";
 import type { AssetRow, RenditionRow } from "./service";
 import type { TextTrackRow } from "./text-tracks";
 

@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { capped } from "@/lib/bounded-body";
 import { config } from "@/lib/config";
-import { ffmpeg } from "@/lib/media/ffmpeg";
+import { ffmpeg } from "@/lib/av/ffmpeg";
 import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";

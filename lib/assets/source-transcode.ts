@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { config } from "@/lib/config";
-import { ffmpeg, userMediaInput } from "@/lib/media/ffmpeg";
-import { probe } from "@/lib/media/probe";
+import { ffmpeg, userMediaInput } from "@/lib/av/ffmpeg";
+import { probe } from "@/lib/av/probe";
 import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";

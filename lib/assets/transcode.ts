@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { config } from "@/lib/config";
-import { ffmpeg } from "@/lib/media/ffmpeg";
-import { backgroundTranscodeSlots, machineId } from "@/lib/media/machine";
+import { ffmpeg } from "@/lib/av/ffmpeg";
+import { backgroundTranscodeSlots, machineId } from "@/lib/av/machine";
 import { liveWorkOn } from "@/lib/live/nodes";
-import { codecString, parseMediaPlaylist } from "@/lib/media/hls";
-import { probe } from "@/lib/media/probe";
+import { codecString, mediaPlaylist, parseMediaPlaylist } from "@/lib/av/hls";
+import { probe } from "@/lib/av/probe";
 import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
 import { mediaBase } from "./base";
@@ -35,7 +35,7 @@ let slots: { value: number; at: number } | undefined;
 
 /**
  * ffmpeg transcodes this process runs at once: TRANSCODE_CONCURRENCY, fewer while media
- * nodes on this machine have broadcasts (lib/media/machine.ts), as their heartbeats in
+ * nodes on this machine have broadcasts (lib/av/machine.ts), as their heartbeats in
  * PostgreSQL say. The built-in driver claims no more chunk jobs than that, and under an
  * Inngest server, which knows nothing of machines, calls beyond it wait here.
  */
@@ -174,12 +174,7 @@ export async function publishRendition(assetId: string, name: string): Promise<{
   const chunks = await renditionChunks(assetId, name);
   const segments = chunks.flatMap((c) => c.segments ?? []);
   if (!segments.length || chunks.some((c) => !c.doneAt)) throw new Error(`rendition ${name} of ${assetId} is not complete`);
-  const target = Math.ceil(Math.max(...segments.map((s) => s.duration)));
-  const playlist = [
-    "#EXTM3U", "#EXT-X-VERSION:3", `#EXT-X-TARGETDURATION:${target}`, "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD",
-    ...segments.flatMap((s) => [`#EXTINF:${s.duration.toFixed(6)},`, s.file]),
-    "#EXT-X-ENDLIST",
-  ].join("\n") + "\n";
+  const playlist = mediaPlaylist(segments.map((s) => ({ uri: s.file, duration: s.duration })), { type: "VOD", durationDigits: 6 });
   await objects().write(renditionKey(assetId, name, "index.m3u8"), Readable.from([Buffer.from(playlist)]), { contentType: "application/vnd.apple.mpegurl" });
 
   const first = await probe(await objects().mediaInput(renditionKey(assetId, name, segments[0].file)));

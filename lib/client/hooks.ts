@@ -3,7 +3,7 @@
 import { keepPreviousData, useInfiniteQuery, type InfiniteData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
 import type { ApiKey, ApiKeyCreated } from "@/lib/api-keys/schema";
-import type { MediaNode } from "@/lib/live/schema";
+import type { MediaNode } from "@/lib/live/media-node";
 import type { Session, SessionHealth } from "@/lib/sessions/schema";
 import type { Profile, Stream, StreamPatch } from "@/lib/streams/schema";
 import type { MultistreamStatus, Target, TargetPatch } from "@/lib/targets/schema";

@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { ffmpeg } from "@/lib/media/ffmpeg";
-import { ffprobePath, probe, type ProbeStream } from "@/lib/media/probe";
+import { ffmpeg } from "@/lib/av/ffmpeg";
+import { ffprobePath, probe, type ProbeStream } from "@/lib/av/probe";
 
 const exec = promisify(execFile);
 

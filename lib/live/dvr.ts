@@ -4,7 +4,7 @@ import { liveSegments, sessions } from "@/db/schema";
 import { config } from "@/lib/config";
 import { objects } from "@/lib/storage";
 import { liveKey, SOURCE_VARIANT } from "./keys";
-import type { SessionEvent } from "./schema";
+import type { SessionEvent } from "@/lib/media-node-protocol";
 
 /**
  * The DVR of live sessions: the last LIVE_DVR_WINDOW_S of every session's source

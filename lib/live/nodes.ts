@@ -2,8 +2,9 @@ import { and, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { mediaNodes, sessions } from "@/db/schema";
 import { config } from "@/lib/config";
-import type { LiveWork } from "@/lib/media/machine";
-import type { MediaNode, NodeBeat, NodeBeatReply } from "./schema";
+import type { LiveWork } from "@/lib/av/machine";
+import type { NodeBeat, NodeBeatReply } from "@/lib/media-node-protocol";
+import type { MediaNode } from "./media-node";
 import { sessionEnded } from "./service";
 
 /**
@@ -104,7 +105,7 @@ export async function listNodes(): Promise<MediaNode[]> {
 }
 
 /**
- * The live work of the media nodes up on a machine (lib/media/machine.ts), for the job
+ * The live work of the media nodes up on a machine (lib/av/machine.ts), for the job
  * workers there: they run fewer transcodes while it has broadcasts.
  */
 export async function liveWorkOn(machine: string): Promise<LiveWork> {

@@ -6,6 +6,7 @@ import type { GatedContent } from "@/lib/access/gate";
 import { recordingContent } from "@/lib/access/recording";
 import { assetHlsUrl } from "@/lib/assets/service";
 import { recordingPlaylistUrl } from "@/lib/sessions/service";
+import { mediaPlaylist } from "@/lib/av/hls";
 import { objects } from "@/lib/storage";
 import { liveKey, recordingKey } from "./keys";
 
@@ -118,16 +119,24 @@ export async function recordingPlaylist(sessionId: string): Promise<string | und
   if (!session) return undefined;
   const segments = await recordedSegments(sessionId);
   if (!segments.length) return undefined;
-  const target = Math.ceil(Math.max(...segments.map((s) => s.duration)));
-  const lines = ["#EXTM3U", "#EXT-X-VERSION:3", `#EXT-X-TARGETDURATION:${target}`, "#EXT-X-MEDIA-SEQUENCE:0", `#EXT-X-PLAYLIST-TYPE:${session.isActive ? "EVENT" : "VOD"}`];
-  segments.forEach((s, i) => {
-    if (i > 0 && segments[i - 1].epoch !== s.epoch) lines.push("#EXT-X-DISCONTINUITY");
-    // The wall clock players show, and clips of the recording are asked in.
-    if (s.startedAt !== null) lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(s.startedAt).toISOString()}`);
-    lines.push(`#EXTINF:${s.duration.toFixed(6)},`, `${s.epoch}/${s.file}`);
-  });
-  if (!session.isActive) lines.push("#EXT-X-ENDLIST");
-  return lines.join("\n") + "\n";
+  const listed = segments.map((s, i) => ({
+    uri: `${s.epoch}/${s.file}`,
+    duration: s.duration,
+    ...(s.startedAt !== null ? { programDateTime: s.startedAt } : {}),
+    discontinuity: i > 0 && segments[i - 1].epoch !== s.epoch,
+  }));
+  return mediaPlaylist(listed, { type: session.isActive ? "EVENT" : "VOD", durationDigits: 6 });
+}
+
+/** The MP4 of a session's recording once it became a ready asset: that asset's id and name (for the download's name). */
+export async function recordingMp4(sessionId: string): Promise<{ assetId: string; name: string } | undefined> {
+  const [session] = await db()
+    .select({ assetId: sessions.assetId, recordingStatus: sessions.recordingStatus, name: assets.name })
+    .from(sessions)
+    .innerJoin(assets, eq(assets.id, sessions.assetId))
+    .where(eq(sessions.id, sessionId));
+  if (!session?.assetId || session.recordingStatus !== "ready") return undefined;
+  return { assetId: session.assetId, name: session.name };
 }
 
 /** The stored segments of a session's recording, in order, with their store keys. */

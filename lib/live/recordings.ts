@@ -7,7 +7,7 @@ import { sessions, streams } from "@/db/schema";
 import { failAsset, sourceArrived, storeSource } from "@/lib/assets/pipeline";
 import { assetById, createAsset, serializeAsset } from "@/lib/assets/service";
 import { newId } from "@/lib/ids";
-import { runFfmpeg } from "@/lib/media/ffmpeg";
+import { runFfmpeg } from "@/lib/av/ffmpeg";
 import { reconnectWindowOf, serializeSession } from "@/lib/sessions/service";
 import { serializeStream } from "@/lib/streams/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";

@@ -10,7 +10,7 @@ import { notifyWebhooks } from "@/lib/webhooks/notify";
 import { conflict, Refusal } from "@/lib/errors";
 import { clearPushStates, recordPushState, type PushReport } from "@/lib/targets/live-state";
 import { liveSegmentStored } from "./dvr";
-import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant, SegmentCounters, SessionEvent } from "./schema";
+import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant, SegmentCounters, SessionEvent } from "@/lib/media-node-protocol";
 
 /**
  * The app's side of live ingest: media nodes report what happens to a broadcast

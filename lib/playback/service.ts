@@ -5,7 +5,7 @@ import { assetForPlayback } from "@/lib/assets/files";
 import { mp4Url, renditionsOf, serializeAsset, type AssetRow } from "@/lib/assets/service";
 import { latestRecording, liveSessionOf, streamForPlayback } from "@/lib/live/playback";
 import { liveThumbnailKey } from "@/lib/live/keys";
-import { containerNamed } from "@/lib/media/containers";
+import { containerNamed } from "@/lib/av/containers";
 import { publicOrigin } from "@/lib/origin";
 import { objects } from "@/lib/storage";
 import type { StreamRow } from "@/lib/streams/service";

@@ -1,4 +1,4 @@
-import { lagLimitS } from "@/lib/media/ladder-governor";
+import { lagLimitS } from "@/lib/media-node-protocol";
 import type { Profile } from "@/lib/streams/schema";
 import type { HealthIssue, HealthSample } from "./schema";
 

@@ -4,7 +4,7 @@ import { sessionHealthSamples } from "@/db/schema";
 import { compact } from "@/lib/compact";
 import { config } from "@/lib/config";
 import { notFound } from "@/lib/errors";
-import type { IngestHealth } from "@/lib/live/schema";
+import type { IngestHealth } from "@/lib/media-node-protocol";
 import { diagnoseHealth, healthBucketMs } from "./health-readings";
 import type { SessionHealth } from "./schema";
 import { findSessionRow, type SessionRow } from "./service";

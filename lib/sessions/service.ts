@@ -22,7 +22,7 @@ interface SessionExtras {
   clippable?: Session["clippable"];
 }
 
-/** A session's recording as HLS: the whole broadcast so far, every part of it (app/recordings). */
+/** A session's recording as HLS: the whole broadcast so far, every part of it (app/(viewer)/recordings). */
 export const recordingPlaylistUrl = (sessionId: string) => `${publicOrigin()}/recordings/${sessionId}/index.m3u8`;
 
 export function serializeSession(row: SessionRow, { streamName, recordingPlaybackId, clippable }: SessionExtras = {}): Session {

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { PlaybackPolicy, PlaybackPolicyInput } from "@/lib/access/schema";
 import { FiltersParam, NameSearch, OrderParam, TimeRange } from "@/lib/api/list-query";
-import { IngestHealth } from "@/lib/live/schema";
+import { IngestHealth } from "@/lib/media-node-protocol";
 
 const positiveInt = z.number().int().positive();
 
 /**
  * What one stream may ask its media node to encode, live, for as long as it
  * broadcasts: renditions are never larger than the source nor above its frame
- * rate (lib/media/fit.ts), and at most this many of at most 4K at 60 fps.
+ * rate (lib/av/fit.ts), and at most this many of at most 4K at 60 fps.
  */
 const MAX_PROFILES = 6;
 const MAX_SIDE = 3840;

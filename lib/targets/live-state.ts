@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { multistreamStates, multistreamTargets, sessions } from "@/db/schema";
 import { notFound } from "@/lib/errors";
-import type { SessionEvent } from "@/lib/live/schema";
+import type { SessionEvent } from "@/lib/media-node-protocol";
 import { findStreamRow } from "@/lib/streams/service";
 import { targetHost } from "./connect";
 import type { MultistreamStatus, TargetLiveState } from "./schema";

@@ -9,7 +9,7 @@ import type { Readable } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { base58btc } from "multiformats/bases/base58";
 import { CID } from "multiformats/cid";
-import { GET, HEAD } from "@/app/ipfs/[cid]/route";
+import { GET, HEAD } from "@/app/(viewer)/ipfs/[cid]/route";
 import { addToIpfs, ipfsFile, nftMetadata, pinToService } from "@/lib/ipfs";
 import { kuboCid } from "../support/unixfs";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BitrateMeter } from "@/lib/media/bitrate-meter";
+import { BitrateMeter } from "@/media-node/bitrate-meter";
 
 /** Video at 30 fps and AAC audio (1024 samples at 48 kHz), interleaved as RTMP sends them, from `fromMs` for `seconds`. */
 function feed(meter: BitrateMeter, videoKbps: number, audioKbps: number, seconds: number, fromMs = 0) {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LadderGovernor, lagLimitS, RESTORE_AFTER_MS, type GovernorDecision } from "@/lib/media/ladder-governor";
+import { lagLimitS } from "@/lib/media-node-protocol";
+import { LadderGovernor, RESTORE_AFTER_MS, type GovernorDecision } from "@/media-node/ladder-governor";
 
 /** The ladder: a 720p30 source with 480p and 360p (v1, v2). */
 const renditions = [

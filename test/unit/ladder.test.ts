@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { chunkPlan, defaultLadder, profileLadder } from "@/lib/assets/ladder";
-import { fitToSource } from "@/lib/media/fit";
+import { fitToSource } from "@/lib/av/fit";
 import { TranscodeProfile } from "@/lib/assets/schema";
 import { assetMasterPlaylist } from "@/lib/assets/master";
 import type { AssetRow, RenditionRow } from "@/lib/assets/service";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { flvMediaTime } from "@/lib/media/feed";
-import { backgroundTranscodeSlots, machineId } from "@/lib/media/machine";
+import { flvMediaTime } from "@/media-node/feed";
+import { backgroundTranscodeSlots, machineId } from "@/lib/av/machine";
 
 test("background transcodes: all the configured slots on a machine without broadcasts, half while live, one while a broadcast is behind", () => {
   assert.equal(backgroundTranscodeSlots(4, { sessions: 0, lagging: 0 }), 4);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { VideoMeter } from "@/lib/media/video-meter";
+import { VideoMeter } from "@/media-node/video-meter";
 
 /** Frames of `fps` from `fromMs` for `seconds`, with RTMP's whole-millisecond timestamps, keyframes every 2 s. */
 function feed(meter: VideoMeter, fps: number, seconds: number, fromMs = 0) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { rotationOf } from "@/lib/assets/inspect";
 import { pictureFilter, sourceTranscodeArgs } from "@/lib/assets/source-transcode";
-import { containerNamed, containerOf, READABLE_DEMUXERS } from "@/lib/media/containers";
+import { containerNamed, containerOf, READABLE_DEMUXERS } from "@/lib/av/containers";
 
 const MOV = "mov,mp4,m4a,3gp,3g2,mj2";
 

@@ -6,8 +6,8 @@ import type { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { test } from "node:test";
 import { isOverloaded, nodeState, OVERLOADED_CPU_LOAD, rankForIngest, type MediaNodeRow } from "@/lib/live/nodes";
-import { Fenced } from "@/lib/media/app-client";
-import { HlsShipper } from "@/lib/media/shipper";
+import { Fenced } from "@/media-node/app-client";
+import { HlsShipper } from "@/media-node/shipper";
 
 const LOST_AFTER_MS = 10_000;
 const NOW = 1_000_000;

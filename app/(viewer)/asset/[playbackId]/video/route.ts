@@ -1,7 +1,7 @@
 import { preflight } from "@/lib/api/cors";
 import { downloadName } from "@/lib/api/download-name";
 import { assetFileResponse, IMMUTABLE } from "@/lib/api/files";
-import { containerNamed } from "@/lib/media/containers";
+import { containerNamed } from "@/lib/av/containers";
 
 /**
  * An asset's original file as uploaded ({CDN_URL}/asset/{playbackId}/video), with range requests,

@@ -2,8 +2,8 @@ import type { ChildProcess, SpawnOptions } from "node:child_process";
 import readline from "node:readline";
 import { config } from "@/lib/config";
 import { cancellation } from "@/lib/cancellation";
-import { READABLE_DEMUXERS } from "@/lib/media/containers";
-import { BACKGROUND_NICENESS } from "@/lib/media/machine";
+import { READABLE_DEMUXERS } from "@/lib/av/containers";
+import { BACKGROUND_NICENESS } from "@/lib/av/machine";
 import { spawnTied } from "@/lib/tied-process";
 
 /**
@@ -86,7 +86,7 @@ export async function ffmpeg(args: string[], opts: { onProgress?: (fields: Recor
 /**
  * How ffmpeg and ffprobe open media a user gave us (uploads, imports): that one input
  * and nothing it names. Only the input's own protocol (a file, or the store's pre-signed
- * http(s) URL), and only the demuxers given (by default every one of lib/media/containers.ts;
+ * http(s) URL), and only the demuxers given (by default every one of lib/av/containers.ts;
  * once a file was probed, the one it was found to be), which libavformat checks after detecting
  * the format and before the demuxer reads anything: a playlist never opens its entries,
  * so it can neither reach this machine's files or network nor tell which exist. The mov

@@ -1,6 +1,14 @@
 import { z } from "zod";
+import { MEDIA_OBJECT_KEY, MEDIA_PREFIX } from "@/lib/live/keys";
 
-/** Messages between media nodes and the app (the internal media API). One schema each. */
+/**
+ * The media node <-> app protocol (the internal media API under /api/internal/media, authenticated
+ * with the deployment's MEDIA_SECRET): every message's schema and every operation, declared once.
+ * Node end: media-node/app-client.ts (publish checks, heartbeats, session events, node beats,
+ * media through the app). App end: app/api/internal/media/<operation>/route.ts, bound to these
+ * declarations (lib/api/operations.ts lists them with the rest), answered by lib/live/service.ts
+ * and lib/live/nodes.ts. Both ends import this module; nothing here reaches the database.
+ */
 export const PublishRequest = z.object({ streamKey: z.string().min(1).max(200), nodeId: z.string().min(1) });
 
 export const LiveTarget = z.object({ id: z.string(), name: z.string(), url: z.string(), profile: z.string(), videoOnly: z.boolean() });
@@ -40,6 +48,12 @@ export const IngestHealth = z.object({
   updatedAt: z.number(),
 });
 export type IngestHealth = z.infer<typeof IngestHealth>;
+
+/**
+ * The lag past which a live output is behind (unless it is catching up quickly): two segments,
+ * at least 4 s. The node drops renditions past it; the app shows it as a health issue.
+ */
+export const lagLimitS = (segmentS: number) => Math.max(2 * segmentS, 4);
 
 /**
  * What a node has stored of a session's live output in its epoch: totals since the epoch began,
@@ -126,7 +140,7 @@ export const NodeBeat = z.object({
   liveSessions: z.number().int().min(0),
   /** Live sessions whose output fell behind real time (renditions dropped, or trailing the encoder). */
   laggingSessions: z.number().int().min(0).optional(),
-  /** The machine it runs on (lib/media/machine.ts), shared with the job workers there. */
+  /** The machine it runs on (lib/av/machine.ts), shared with the job workers there. */
   machine: z.string().min(1).max(200).optional(),
   startedAt: z.number().int(),
   /** Its last beat: it is shutting down (after ending its broadcasts) and leaves the registry. */
@@ -140,22 +154,12 @@ export type NodeBeatReply = z.infer<typeof NodeBeatReply>;
 
 export const NODE_HEARTBEAT_MS = 2000;
 
-/** A media node as operators see it (GET /api/media-node, `npm run cli -- nodes list`). */
-export const MediaNode = z
-  .object({
-    id: z.string(),
-    ingestUrl: z.string().nullable().describe("the RTMP URL it advertises; null: the app's host on its RTMP port"),
-    rtmpPort: z.number(),
-    state: z
-      .enum(["healthy", "overloaded", "lost"])
-      .describe("overloaded: it heartbeats, but its CPU is overloaded or a broadcast on it fell behind real time; encoders go elsewhere while another node can take them"),
-    cores: z.number(),
-    cpuLoad: z.number().describe("one-minute load average per core"),
-    liveSessions: z.number(),
-    laggingSessions: z.number().describe("live sessions whose output fell behind real time (renditions dropped, or trailing the encoder)"),
-    startedAt: z.number(),
-    lastHeartbeatAt: z.number(),
-    lostAt: z.number().nullable(),
-  })
-  .meta({ id: "MediaNode" });
-export type MediaNode = z.infer<typeof MediaNode>;
+/** The protocol's operations, spread into lib/api/operations.ts (checked there as every operation is). */
+export const mediaNodeOperations = {
+  authorizePublish: { method: "POST", path: "/internal/media/publish", tag: "Media nodes", summary: "May this stream key publish? 403 says why not", auth: "media", body: PublishRequest, status: 200, response: PublishGrant, errors: [403, 422], internal: true },
+  mediaHeartbeat: { method: "POST", path: "/internal/media/heartbeat", tag: "Media nodes", summary: "A live session's counters (its epoch's totals so far) and health; answers its targets and whether to stop", auth: "media", body: Heartbeat, status: 200, response: HeartbeatReply, errors: [422], internal: true },
+  mediaEvent: { method: "POST", path: "/internal/media/event", tag: "Media nodes", summary: "A session became ready, stored a source (DVR) or recording segment, ended, or a multistream target changed state; 409 once the node's epoch is not current (fenced)", auth: "media", body: SessionEvent, status: 204, errors: [409, 422], internal: true },
+  mediaNodeBeat: { method: "POST", path: "/internal/media/node", tag: "Media nodes", summary: "A media node registers and heartbeats (every 2 s)", auth: "media", body: NodeBeat, status: 200, response: NodeBeatReply, errors: [422], internal: true },
+  storeMediaObject: { method: "PUT", path: "/internal/media/object", tag: "Media nodes", summary: "A node without direct access to the bucket stores a live HLS file, live thumbnail or recording segment through the app", auth: "media", query: z.object({ key: z.string().regex(MEDIA_OBJECT_KEY, "not a live media key") }), status: 204, errors: [422], raw: "the file's bytes", internal: true },
+  removeMediaObjects: { method: "DELETE", path: "/internal/media/object", tag: "Media nodes", summary: "Remove a finished broadcast's live renditions", auth: "media", query: z.object({ prefix: z.string().regex(MEDIA_PREFIX, "not a live media folder") }), status: 204, errors: [422], internal: true },
+} as const;

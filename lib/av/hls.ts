@@ -83,10 +83,33 @@ export function masterPlaylist(variants: Variant[], subtitles: Subtitles[] = [])
   return lines.join("\n") + "\n";
 }
 
+/** A segment as a media playlist lists it. */
+export interface PlaylistSegment extends Segment {
+  /** Another encoder's output begins here (a session's next epoch): players reset their decoder. */
+  discontinuity?: boolean;
+}
+
+/**
+ * The one media-playlist writer (VOD renditions, recordings, whole-file captions): every
+ * segment from the first (sequence 0), durations with `durationDigits` decimals. A VOD playlist
+ * is closed (EXT-X-ENDLIST); an EVENT playlist still grows (a recording while its session is live).
+ */
+export function mediaPlaylist(segments: PlaylistSegment[], opts: { type: "VOD" | "EVENT"; durationDigits: number }): string {
+  const target = Math.ceil(Math.max(...segments.map((s) => s.duration)));
+  const lines = ["#EXTM3U", "#EXT-X-VERSION:3", `#EXT-X-TARGETDURATION:${target}`, "#EXT-X-MEDIA-SEQUENCE:0", `#EXT-X-PLAYLIST-TYPE:${opts.type}`];
+  for (const s of segments) {
+    if (s.discontinuity) lines.push("#EXT-X-DISCONTINUITY");
+    // The wall clock players show, and clips of a recording are asked in.
+    if (s.programDateTime !== undefined) lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(s.programDateTime).toISOString()}`);
+    lines.push(`#EXTINF:${s.duration.toFixed(opts.durationDigits)},`, s.uri);
+  }
+  if (opts.type === "VOD") lines.push("#EXT-X-ENDLIST");
+  return lines.join("\n") + "\n";
+}
+
 /** A VOD media playlist of one segment: a whole WebVTT file, as long as the video. */
 export function wholeFilePlaylist(uri: string, duration: number): string {
-  const seconds = Math.max(duration, 0.001);
-  return ["#EXTM3U", "#EXT-X-VERSION:3", `#EXT-X-TARGETDURATION:${Math.ceil(seconds)}`, "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD", `#EXTINF:${seconds.toFixed(3)},`, uri, "#EXT-X-ENDLIST", ""].join("\n");
+  return mediaPlaylist([{ uri, duration: Math.max(duration, 0.001) }], { type: "VOD", durationDigits: 3 });
 }
 
 /** RFC 6381 codec strings from what ffprobe reports of a segment. */

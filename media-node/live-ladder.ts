@@ -2,15 +2,15 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { liveKey } from "@/lib/live/keys";
-import type { PublishGrant } from "@/lib/live/schema";
+import type { PublishGrant } from "@/lib/media-node-protocol";
 import { CpuMeter } from "./cpu-meter";
 import type { Feed } from "./feed";
 import { FeedProcess } from "./feed-process";
-import { codecString, masterPlaylist, readMediaPlaylist, type Variant } from "./hls";
+import { codecString, masterPlaylist, readMediaPlaylist, type Variant } from "@/lib/av/hls";
 import { ladderArgs, variantDir, type LadderInput } from "./ladder";
 import { LadderGovernor, type GovernorDecision } from "./ladder-governor";
 import type { MediaStore } from "./media-store";
-import { frameRate, probe } from "./probe";
+import { frameRate, probe } from "@/lib/av/probe";
 import { HlsShipper, type ShippedSegment } from "./shipper";
 
 /** Crashes (not drops or restores) the ladder survives before the broadcast is given up. */
@@ -52,7 +52,7 @@ export interface TranscodeHealth {
  * core), and the profiles (v1…) in another, so the profiles can be dropped and brought back
  * (a restart at the live edge, their playlists continued after a discontinuity) while the
  * source runs on untouched. Every second check() reads how far each trails what the encoder
- * sent and lets the governor (lib/media/ladder-governor.ts) drop renditions when the machine
+ * sent and lets the governor (media-node/ladder-governor.ts) drop renditions when the machine
  * cannot keep up, or bring them back. Players on a dropped rendition find its playlist gone
  * (404) and switch to another; new ones get a master without it. drain() lets both
  * processes work through what they were sent and closes every playlist with ENDLIST.

@@ -8,7 +8,7 @@ import { renditionsOf } from "@/lib/assets/service";
 import { textTracksOf } from "@/lib/assets/text-tracks";
 import { IMMUTABLE, notFoundResponse, objectResponse, textResponse } from "@/lib/api/files";
 import { readText } from "@/lib/live/playback";
-import { wholeFilePlaylist } from "@/lib/media/hls";
+import { wholeFilePlaylist } from "@/lib/av/hls";
 
 /** index.m3u8, source.m3u8 and its seg_*.ts, or <rendition>/index.m3u8 and its segments. */
 const FILE = /^(\w[\w.-]{0,63}\/)?\w[\w.-]{0,63}\.(m3u8|ts)$/;

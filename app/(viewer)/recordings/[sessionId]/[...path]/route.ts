@@ -1,14 +1,11 @@
 import { preflight } from "@/lib/api/cors";
-import { eq } from "drizzle-orm";
-import { db } from "@/db/client";
-import { assets, sessions } from "@/db/schema";
 import { admitViewer } from "@/lib/access/gate";
 import { playlistWithToken } from "@/lib/access/token";
 import { sourceKey } from "@/lib/assets/keys";
 import { downloadName } from "@/lib/api/download-name";
 import { CONTENT_TYPES, IMMUTABLE, notFoundResponse, objectResponse, textResponse } from "@/lib/api/files";
 import { recordingKey } from "@/lib/live/keys";
-import { recordingOf, recordingPlaylist, SAFE_NAME } from "@/lib/live/playback";
+import { recordingMp4, recordingOf, recordingPlaylist, SAFE_NAME } from "@/lib/live/playback";
 
 /**
  * A session's recording, for viewers its policy admits: its asset's once it is one, as at
@@ -31,15 +28,11 @@ export async function GET(req: Request, ctx: { params: Promise<{ sessionId: stri
     return admission.answer(textResponse(admission.token ? playlistWithToken(playlist, admission.token) : playlist, CONTENT_TYPES.m3u8, "no-cache"));
   }
   if (parts.length === 1 && first === "video.mp4") {
-    const [session] = await db()
-      .select({ assetId: sessions.assetId, recordingStatus: sessions.recordingStatus, name: assets.name })
-      .from(sessions)
-      .innerJoin(assets, eq(assets.id, sessions.assetId))
-      .where(eq(sessions.id, sessionId));
-    if (!session?.assetId || session.recordingStatus !== "ready") return notFoundResponse();
+    const mp4 = await recordingMp4(sessionId);
+    if (!mp4) return notFoundResponse();
     // Named after the recording's asset, as its own download is.
-    const filename = downloadName(session.name, "mp4");
-    return admission.answer(await objectResponse(sourceKey(session.assetId), req, { cacheControl: IMMUTABLE, contentType: CONTENT_TYPES.mp4, filename }));
+    const filename = downloadName(mp4.name, "mp4");
+    return admission.answer(await objectResponse(sourceKey(mp4.assetId), req, { cacheControl: IMMUTABLE, contentType: CONTENT_TYPES.mp4, filename }));
   }
   if (parts.length === 2 && /^\d+$/.test(first) && second.endsWith(".ts")) {
     return admission.answer(await objectResponse(recordingKey(sessionId, Number(first), second), req, { cacheControl: IMMUTABLE }));

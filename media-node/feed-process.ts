@@ -1,5 +1,5 @@
 import type { Feed, FeedInput } from "./feed";
-import { runFfmpeg, type FfmpegProcess } from "./ffmpeg";
+import { runFfmpeg, type FfmpegProcess } from "@/lib/av/ffmpeg";
 
 /** A process that has written nothing this long after it started is counted as not moving (its lag grows). */
 const STARTUP_MS = 10_000;

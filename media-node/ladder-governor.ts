@@ -1,3 +1,5 @@
+import { lagLimitS } from "@/lib/media-node-protocol";
+
 /**
  * Keeps a live ladder live on a machine that cannot keep up with it. Once a second it
  * reads how far the live output trails what the encoder sent (the lag) and the
@@ -6,7 +8,7 @@
  * (the source is never dropped: copying it costs nearly nothing). A dropped rendition
  * comes back, the cheapest first and one at a time, after the machine has had room for
  * a while; a rendition dropped again soon after coming back doubles that while.
- * Pure logic: the media node acts on its decisions (lib/media/live-ladder.ts).
+ * Pure logic: the media node acts on its decisions (media-node/live-ladder.ts).
  */
 
 /** A rendition of the ladder: its variant number (v1…) and what it costs to encode. */
@@ -50,9 +52,6 @@ export const RESTORE_AFTER_MS = 60_000;
 const MAX_RESTORE_AFTER_MS = 16 * 60_000;
 /** …"soon" being this long. */
 const SETBACK_WINDOW_MS = 120_000;
-
-/** The lag past which a ladder is behind (unless it is catching up quickly): two segments, at least 4 s. */
-export const lagLimitS = (segmentS: number) => Math.max(2 * segmentS, 4);
 
 const cost = (p: { width: number; height: number; fps: number }) => p.width * p.height * p.fps;
 

@@ -1,13 +1,13 @@
 import path from "node:path";
 import type { Profile } from "@/lib/streams/schema";
-import { fitFilter } from "./fit";
+import { fitFilter } from "@/lib/av/fit";
 
 /**
  * The live transcoder's ffmpeg arguments: a process reads the broadcast and
  * writes renditions as HLS: the source (copied when it is H.264) as v0 and
  * one x264 encode per profile as v1…, keyframes forced every segment so all
  * renditions cut at the same instants. The media node runs the source and the
- * profiles in two processes (lib/media/live-ladder.ts), so that profiles can be
+ * profiles in two processes (media-node/live-ladder.ts), so that profiles can be
  * dropped and restarted without touching the source. The master playlist is
  * written by the media node from probes of the first segments (ffmpeg's own
  * lacks the copied variant's CODECS and RESOLUTION).
@@ -38,7 +38,7 @@ export const variantDir = (index: number) => `v${index}`;
 /**
  * A reader's input ends when the publisher leaves, and it ends by itself with a
  * clean trailer (final segments and playlists written), once it has worked through
- * what it was sent (lib/media/live-ladder.ts drains it). The read timeout covers a
+ * what it was sent (media-node/live-ladder.ts drains it). The read timeout covers a
  * media node that hangs. It is longer than the media node's own stall limit (4 s
  * without data cuts the publisher, which ends the input cleanly): a timeout strikes
  * in the middle of a tag, and ffmpeg then ends as if the input had (a pause of a busy

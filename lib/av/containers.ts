@@ -4,7 +4,7 @@
  * (`videoSpec.format`), and the content type its original is downloaded with.
  *
  * Only demuxers of self-contained files: not playlists (HLS, DASH), concat lists, image
- * sequences or anything else that names other files or URLs to open (lib/media/ffmpeg.ts
+ * sequences or anything else that names other files or URLs to open (lib/av/ffmpeg.ts
  * userMediaInput).
  */
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { parseMediaPlaylist, type Segment } from "./hls";
+import { parseMediaPlaylist, type Segment } from "@/lib/av/hls";
 import type { MediaStore } from "./media-store";
 
 export interface ShippedSegment extends Segment {
