@@ -84,6 +84,7 @@ export class HlsShipper {
 
   private async ship() {
     const text = await fs.promises.readFile(path.join(this.dir, this.opts.playlist), "utf8").catch(() => "");
+    const stored: { segment: ShippedSegment; reported: Promise<unknown> }[] = [];
     for (const segment of parseMediaPlaylist(text)) {
       if (this.shipped.has(segment.uri)) continue;
       const file = path.join(this.dir, segment.uri);
@@ -96,13 +97,27 @@ export class HlsShipper {
       const started = performance.now();
       await this.opts.store.write(this.opts.keyOf(segment.uri), fs.createReadStream(file));
       this.opts.onWrite?.((performance.now() - started) / 1000);
-      const seq = Number(SEGMENT_SEQ.exec(segment.uri)?.[1] ?? this.segments);
-      // Shipped once reported too: a report that failed is made again (with the write) next pass.
-      await this.opts.onSegment?.({ ...segment, seq, size: stat.size, file });
+      const shipped = { ...segment, seq: Number(SEGMENT_SEQ.exec(segment.uri)?.[1] ?? this.segments + stored.length), size: stat.size, file };
+      // Reports go out side by side, not one after another: when the app answers slowly (a
+      // saturated machine), a backlog costs one round trip, and the shipper keeps up with the
+      // muxer instead of falling behind until segments leave its window unshipped.
+      stored.push({ segment: shipped, reported: Promise.resolve().then(() => this.opts.onSegment?.(shipped)) });
+    }
+    // Shipped once reported too: a report that failed is made again (with the write) next pass;
+    // the app takes reports in any order (keyed by the segment's number).
+    const reports = await Promise.allSettled(stored.map((s) => s.reported));
+    let failure: PromiseRejectedResult | undefined;
+    for (const [i, { segment }] of stored.entries()) {
+      const report = reports[i];
+      if (report.status === "rejected") {
+        failure ??= report;
+        continue;
+      }
       this.shipped.add(segment.uri);
       this.segments++;
-      if (this.opts.removeShipped) await fs.promises.rm(file, { force: true });
+      if (this.opts.removeShipped) await fs.promises.rm(segment.file, { force: true });
     }
+    if (failure) throw failure.reason;
     if (this.opts.shipPlaylist && text.includes("#EXTINF") && text !== this.playlistShipped) {
       await this.opts.store.write(this.opts.keyOf(this.opts.playlist), Readable.from([Buffer.from(text)]));
       this.playlistShipped = text;

@@ -17,9 +17,9 @@ import { makeMedia, putFile } from "./support/vod";
  * saturated at normal priority beside it, and the platform's own VOD transcoding on the same
  * machine. The encoder sends a pre-encoded clip as it is (a real one runs elsewhere; this one
  * must not be slowed by the machine it reports on). The machine is shared: busy loops are
- * added, doubling every HOG_EVERY_MS, only until the node cannot keep up. How many that takes
- * depends on the machine (8 were not enough on a quiet one), so there is no small cap: at
- * 32 per core a transcoder keeps a few percent of the CPU on any machine.
+ * added every HOG_EVERY_MS (doubling to 8, then 2 more), only until the node says it cannot
+ * keep up. How many that takes depends on the machine (8 were not enough on a quiet one), so
+ * the cap is high: at 16 per core a transcoder keeps a few percent of the CPU on any machine.
  */
 const PROFILES = [
   { name: "480p", width: 854, height: 480, bitrate: 1_400_000, fps: 30 },
@@ -31,7 +31,7 @@ const SEGMENT_S = 2;
 const EDGE_LIMIT_S = 4 * SEGMENT_S + 2;
 /** Judged once the stream has been live this long: its start reads a backlog on a saturated machine. */
 const SETTLE_MS = 30_000;
-const HOG_EVERY_MS = 10_000;
+const HOG_EVERY_MS = 7000;
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "castline-live-load-"));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -93,7 +93,15 @@ describe("live on a busy machine", { concurrency: false }, () => {
     const clip = path.join(tmp, "clip.flv");
     await makeBroadcastClip(clip, { size: "1280x720", seconds: 20 });
     const stream = (await api.post("stream", { name: "busy node", profiles: PROFILES })).body;
-    const maxHogs = os.availableParallelism() * 32;
+    const maxHogs = os.availableParallelism() * 16;
+    // This process (and the encoder it starts) stands for the viewer and the encoder, which run
+    // elsewhere: above the busy loops, so that what it measures is the node falling behind, not
+    // itself (at 64 busy loops on 2 cores its own polls came 15 s apart). Needs root; else as is.
+    try {
+      os.setPriority(-10);
+    } catch {
+      console.log("live-under-load: not root, the observer runs at normal priority beside the busy loops");
+    }
     const hog = cpuHog();
     const encoder = publishFile(rtmpUrl(stream.streamKey), clip, PUBLISH_S);
     const seen = new Map<number, number>(); // source segment number -> duration
@@ -151,8 +159,11 @@ describe("live on a busy machine", { concurrency: false }, () => {
           renditionGaps.push({ at: Date.now(), uri, behindS: (sourceEnd - (last.programDateTime + last.duration * 1000)) / 1000 });
         }
 
-        if (!dropped.size && hog.count < maxHogs && Date.now() - hogAt >= HOG_EVERY_MS) {
-          hog.add(Math.min(Math.max(1, hog.count), maxHogs - hog.count));
+        // No more once the node says it is behind: its drop follows within seconds.
+        if (!dropped.size && !nodeSaidLagging && hog.count < maxHogs && Date.now() - hogAt >= HOG_EVERY_MS) {
+          // Doubling to 8, then 2 at a time: close to where the node falls behind, not far past it
+          // (32 at once starved the node's own reporting, not just its transcoder).
+          hog.add(Math.min(hog.count < 8 ? Math.max(1, hog.count) : 2, maxHogs - hog.count));
           hogAt = Date.now();
         }
         if (polls++ % 3 === 0) {

@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import readline from "node:readline";
 import { promisify } from "node:util";
 import { spawnTied } from "@/lib/tied-process";
@@ -106,7 +107,12 @@ export function cpuHog(): { add(processes: number): void; readonly count: number
   const hogs: ChildProcess[] = [];
   return {
     add: (processes) => {
-      for (let i = 0; i < processes; i++) hogs.push(spawnTied(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+      for (let i = 0; i < processes; i++) {
+        const hog = spawnTied(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" });
+        // Normal priority, whatever the test's own.
+        if (hog.pid) os.setPriority(hog.pid, 0);
+        hogs.push(hog);
+      }
     },
     get count() {
       return hogs.length;
