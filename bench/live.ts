@@ -209,7 +209,8 @@ function timed(args: string[]) {
 function ladderSpeed() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-ladder-"));
   const seconds = 20;
-  const source = path.join(dir, "src.mp4");
+  // FLV, as the ladder reads what RTMP carries (it names the format: an MP4 is not read).
+  const source = path.join(dir, "src.flv");
   timed(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine", "-t", String(seconds), "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "60", "-b:v", "3000k", "-c:a", "aac", "-y", source]);
   const profiles = [{ name: "720p", width: 1280, height: 720, bitrate: 3_000_000, fps: 30 }, ...LADDER];
   const ours = ladderArgs({ input: source, outDir: path.join(dir, "ours"), profiles, segmentS: 2, sourceIsH264: true, audio: "aac", sourceKbps: 3000 })
