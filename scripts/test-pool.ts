@@ -18,6 +18,8 @@ export interface FileResult {
   ms: number;
   passed: number;
   failed: number;
+  /** Each failed test's name and the first lines of its error. */
+  failures: string[];
 }
 
 export interface PoolOptions {
@@ -40,16 +42,21 @@ export function tapCounts(file: string) {
   const lines = (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "").split("\n");
   let passed = 0;
   let failed = 0;
+  const failures: string[] = [];
   lines.forEach((line, i) => {
     const result = /^\s*(not )?ok \d+ - /.exec(line);
     // Tests a name pattern left out are reported as skipped: neither passed nor failed.
     if (!result || / # SKIP\b/.test(line)) return;
     const end = lines.findIndex((l, j) => j > i && /^\s*\.\.\.$/.test(l));
-    if (lines.slice(i + 1, end < 0 ? i + 1 : end).some((l) => /^\s*type: 'suite'$/.test(l))) return;
-    if (result[1]) failed++;
-    else passed++;
+    const block = lines.slice(i + 1, end < 0 ? i + 1 : end);
+    if (block.some((l) => /^\s*type: 'suite'$/.test(l))) return;
+    if (!result[1]) return void passed++;
+    failed++;
+    const from = block.findIndex((l) => /^\s*error: /.test(l));
+    const error = from < 0 ? [] : block.slice(from, from + 8).map((l) => `    ${l.trim()}`);
+    failures.push([line.trim().replace(/^not ok \d+ - /, ""), ...error].join("\n"));
   });
-  return { passed, failed };
+  return { passed, failed, failures };
 }
 
 export const nodeTestArgs = (tap: string, spec: string, files: string[], namePattern?: string) => [
@@ -81,10 +88,11 @@ function runFile(file: string, opts: PoolOptions): Promise<FileResult> {
       const counts = tapCounts(tap);
       // A file that died before reporting (a syntax error, a crash) still counts as failed.
       const failed = counts.failed || (code !== 0 ? 1 : 0);
+      const failures = (counts.failures.length ? counts.failures : failed ? [`exited with ${code}: ${stderr.trim().split("\n").slice(-6).join("\n    ")}`] : []).map((f) => `${file} ${f}`);
       const mark = failed ? "✖" : "✔";
       const output = fs.existsSync(spec) ? fs.readFileSync(spec, "utf8") : "";
       process.stdout.write(`\n── ${mark} ${file} (${(ms / 1000).toFixed(1)} s)\n${output}${failed && stderr ? `\n${stderr}` : ""}`);
-      resolve({ file, ms, passed: counts.passed, failed });
+      resolve({ file, ms, passed: counts.passed, failed, failures });
     });
   });
 }

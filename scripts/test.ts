@@ -61,11 +61,34 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<numbe
   });
 }
 
-function playwrightCounts(file: string) {
-  if (!fs.existsSync(file)) return { passed: 0, failed: 1 };
-  const { stats } = JSON.parse(fs.readFileSync(file, "utf8"));
-  return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
+interface PlaywrightSuite {
+  title: string;
+  suites?: PlaywrightSuite[];
+  specs?: { title: string; file: string; line: number; tests: { results: { status: string; error?: { message?: string } }[] }[] }[];
 }
+
+/** The browser tier's counts, and a few lines on each failed test (for the run's closing summary). */
+function playwrightCounts(file: string) {
+  if (!fs.existsSync(file)) return { passed: 0, failed: 1, failures: ["the browser tier wrote no report"] };
+  const { stats, suites } = JSON.parse(fs.readFileSync(file, "utf8")) as { stats: { expected: number; flaky: number; unexpected: number }; suites: PlaywrightSuite[] };
+  const failures: string[] = [];
+  const walk = (suite: PlaywrightSuite, titles: string[]) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests) {
+        const last = t.results.at(-1);
+        if (!last || last.status === "passed" || last.status === "skipped") continue;
+        const message = (last.error?.message ?? last.status).replace(/\x1b\[[0-9;]*m/g, "");
+        failures.push(`${spec.file}:${spec.line} ${[...titles, spec.title].join(" › ")}\n${indent(firstLines(message, 12))}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of suites ?? []) walk(suite, []);
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, failures };
+}
+
+const firstLines = (text: string, n: number) => text.split("\n").slice(0, n).join("\n");
+const indent = (text: string) => text.replace(/^/gm, "    ");
 
 const testFiles = (dir: string, suffix: string, keep: (name: string) => boolean) =>
   fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith(suffix) && keep(f)).map((f) => path.join(dir, f));
@@ -97,7 +120,7 @@ async function databaseTier(files: string[], base: NodeJS.ProcessEnv, outDir: st
   // private addresses allowed, as for the app under test (these tests serve fakes on loopback).
   const env: NodeJS.ProcessEnv = { ...base, NODE_ENV: "test", ALLOW_PRIVATE_URLS: "true" };
   const results = await runPool({ files, concurrency: 1, env, outDir, namePattern });
-  return { passed: sum(results, "passed"), failed: sum(results, "failed") };
+  return { passed: sum(results, "passed"), failed: sum(results, "failed"), failures: results.flatMap((r) => r.failures) };
 }
 
 /**
@@ -133,7 +156,7 @@ async function typecheckTier(outDir: string) {
     child.on("exit", (c) => resolve(c ?? 1));
   });
   process.stdout.write(`\n── ${code ? "✖" : "✔"} typecheck\n${fs.readFileSync(log, "utf8")}`);
-  return { passed: code ? 0 : 1, failed: code ? 1 : 0 };
+  return { passed: code ? 0 : 1, failed: code ? 1 : 0, failures: code ? [firstLines(fs.readFileSync(log, "utf8"), 10)] : [] };
 }
 
 const sum = (rows: FileResult[], key: "passed" | "failed") => rows.reduce((n, r) => n + r[key], 0);
@@ -176,8 +199,17 @@ async function servedApp(): Promise<NodeJS.ProcessEnv | undefined> {
   return up ? { ...process.env, ...served.env } : undefined;
 }
 
-function report(tiers: Record<string, { passed: number; failed: number } | undefined>) {
-  const ran = Object.entries(tiers).filter((e): e is [string, { passed: number; failed: number }] => e[1] !== undefined);
+interface TierCounts {
+  passed: number;
+  failed: number;
+  /** A few lines on each failure, repeated at the very end so a run's last screen says what failed. */
+  failures?: string[];
+}
+
+function report(tiers: Record<string, TierCounts | undefined>) {
+  const ran = Object.entries(tiers).filter((e): e is [string, TierCounts] => e[1] !== undefined);
+  const failures = ran.flatMap(([name, t]) => (t.failures ?? []).map((f) => `[${name}] ${f}`));
+  if (failures.length) console.log(`\nwhat failed:\n${failures.join("\n")}`);
   const passed = ran.reduce((n, [, t]) => n + t.passed, 0);
   const failed = ran.reduce((n, [, t]) => n + t.failed, 0);
   console.log(`\n${ran.map(([name, t]) => `${name}: ${t.passed} passed, ${t.failed} failed`).join("; ")}`);
@@ -271,7 +303,7 @@ async function main() {
 
   await own?.app.stop();
   await stopDatabase?.();
-  const integrationCounts = integration && { passed: sum(integration.results, "passed"), failed: sum(integration.results, "failed") };
+  const integrationCounts = integration && { passed: sum(integration.results, "passed"), failed: sum(integration.results, "failed"), failures: integration.results.flatMap((r) => r.failures) };
   const code = report({ typecheck, unit, database: db, integration: integrationCounts, browser });
   if (code && own) console.log(`The app's log and the suite's data are kept: ${dataDir} (app.log)`);
   else if (own && !process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
