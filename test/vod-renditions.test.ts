@@ -45,9 +45,15 @@ describe("VOD renditions", () => {
     const file = await makeMedia(tmp, "mp4", { seconds: 10, size: "1920x1080" });
     const { asset, task } = await upload(api, file, { staticMp4: true });
 
-    // Playable from the remux before any rendition, as before.
-    const ready = await settled(api, asset.id);
+    // Playable from the remux before any rendition, as before; and from that very moment it reads
+    // as transcoding (a page that stops polling a settled asset would never show the ladder).
+    // Watched closely: the moment between the two steps was tens of milliseconds.
+    const ready = await settled(api, asset.id, 60_000, 10);
     assert.equal(ready.status.phase, "ready", ready.status.errorMessage);
+    assert.ok(
+      ready.status.progress !== undefined || ready.renditions?.some((r: { phase: string }) => r.phase === "transcoding"),
+      `a playable asset whose ladder is coming reads as transcoding: ${JSON.stringify({ status: ready.status, renditions: ready.renditions })}`,
+    );
     const first = await text(ready.playbackUrl);
     assert.ok(variantsOf(first).some((v) => v.uri === "source.m3u8"), first);
 

@@ -11,9 +11,10 @@ import { updateTask } from "@/lib/tasks/service";
 import { hashList, Hasher, type Digest } from "./hashing";
 import { mediaBase } from "./base";
 import { inspectMedia, MediaRejected, type SourcePlan } from "./inspect";
+import { sourceVideo } from "./ladder";
 import { hlsPrefix, hlsSourceKey, metadataKey, sourceKey, thumbnailKey } from "./keys";
 import type { VideoSpec } from "./schema";
-import { assetById, updateAsset } from "./service";
+import { assetById, renditionsOf, updateAsset } from "./service";
 
 /**
  * The asset pipeline, one function per durable step: store the source (hashing
@@ -101,7 +102,10 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
 
   const ready = await updateAsset(assetId, {
     phase: "ready",
-    progress: null,
+    // A video's ABR ladder follows (the next step plans it): from the moment it plays the asset
+    // reads as transcoding (progress 0), never as settled in between, so a page or client that
+    // stops polling a settled asset never misses the renditions.
+    progress: sourceVideo(asset.videoSpec) ? 0 : null,
     files: { ...asset.files, source: sourceKey(assetId), hls: hlsPrefix(assetId), hlsSource: hlsSourceKey(assetId), thumbnail: thumbnailKey(assetId) },
   });
   if (!ready || !taskId) return;
@@ -126,8 +130,14 @@ async function thumbnail(source: string[], duration: number, file: string): Prom
 /** The end of an asset that cannot be made playable: the message says why, on asset and task. */
 export async function failAsset(assetId: string, taskId: string | undefined, reason: string): Promise<void> {
   // A deleted asset's work was called off (lib/assets/cancel.ts): its task says so already.
-  if ((await assetById(assetId))?.deletedAt) return;
-  // A playable asset stays playable: what failed after that (renditions, previews) is reported on its own.
-  await updateAsset(assetId, { phase: "failed", progress: null, errorMessage: reason }, ["waiting", "uploading", "processing"]);
+  const asset = await assetById(assetId);
+  if (!asset || asset.deletedAt) return;
+  // A playable asset stays playable: what failed after that (renditions, previews) is reported on
+  // its own. A ladder never planned is not coming: the asset stops reading as transcoding.
+  if (asset.phase === "ready") {
+    if (asset.progress !== null && !(await renditionsOf(assetId)).length) await updateAsset(assetId, { progress: null });
+  } else {
+    await updateAsset(assetId, { phase: "failed", progress: null, errorMessage: reason }, ["waiting", "uploading", "processing"]);
+  }
   if (taskId) await updateTask(taskId, { phase: "failed", errorMessage: reason });
 }

@@ -96,11 +96,11 @@ export async function putFile(url: string, file: string) {
 }
 
 /** The asset once it has left waiting/uploading/processing. */
-export async function settled(api: Api, assetId: string, ms = 60_000) {
+export async function settled(api: Api, assetId: string, ms = 60_000, everyMs = 200) {
   return until(`asset ${assetId} to be ready or failed`, async () => {
     const asset = (await api.get(`asset/${assetId}`)).body;
     return asset.status.phase === "ready" || asset.status.phase === "failed" ? asset : undefined;
-  }, ms, 200);
+  }, ms, everyMs);
 }
 
 /** An asset whose renditions have all settled (none transcoding). */
