@@ -102,6 +102,9 @@ test("renditions show on the asset page and in the player's quality menu, and th
     await expect(menu.getByRole("menuitemradio")).toHaveText(["Auto", "720p", "480p", "360p"].map((l) => new RegExp(`^${l}`)));
     await shoot(page, `player-quality-${width}`);
     await menu.getByRole("menuitemradio", { name: "360p" }).click();
+    // From the start: on a busy machine the 8 s video can have played to its end while the
+    // menu was used, and an ended video shows no frame of the new quality.
+    await video.evaluate((v: HTMLVideoElement) => ((v.currentTime = 0), v.play()));
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoHeight), { timeout: 60_000, message: "360p plays" }).toBe(360);
 
     const seek = page.getByRole("slider", { name: "Seek" });

@@ -59,8 +59,9 @@ export const assetHlsUrl = (playbackId: string) => `${publicOrigin()}/asset/${pl
 export function serializeAsset(row: AssetRow, { renditions }: { renditions?: AssetRendition[] } = {}): Asset {
   const ready = row.phase === "ready";
   // A ready asset's progress is its renditions' transcode: with none left transcoding there is
-  // none, even in the moment before settleTranscode clears the column.
-  const settled = ready && renditions !== undefined && !renditions.some((r) => r.phase === "transcoding");
+  // none, even in the moment before settleTranscode clears the column. Before the ladder is
+  // planned (no rendition yet) the column says whether one is coming (lib/assets/pipeline.ts).
+  const settled = ready && !!renditions?.length && !renditions.some((r) => r.phase === "transcoding");
   return compact({
     id: row.id,
     name: row.name,
