@@ -4,7 +4,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test, type FrameLocator, type Locator, type Page } from "@playwright/test";
-import { fromDashboard, signUp, unique } from "./accounts";
+import { fromDashboard, signUpByApi, unique } from "./accounts";
 import { makeMedia, putFile, tmpDir } from "../test/support/vod";
 
 /**
@@ -32,11 +32,12 @@ const card = (page: Page, title: string) => page.locator("section").filter({ has
 const currentTime = (video: Locator) => video.evaluate((v: HTMLVideoElement) => v.currentTime);
 
 test("signing keys: the private key shown once, a test token signed in the browser, rename, disable, delete", async ({ page }) => {
-  await signUp(page, { name: "Key Keeper" });
+  await signUpByApi(page, { name: "Key Keeper" });
   const name = `Backend ${unique()}`;
   const created = await page.request.post("/api/stream", { headers: fromDashboard, data: { name: `Private show ${unique()}` } });
   expect(created.status()).toBe(201);
   const stream = (await created.json()) as { id: string; name: string; playbackId: string };
+  await page.goto("/streams");
 
   let privateKey = "";
   let publicKey = "";
@@ -132,10 +133,12 @@ test("signing keys: the private key shown once, a test token signed in the brows
 test("a stream and a video set to signed JWT: private without a token, refused with a bad one, playing with a good one", async ({ page, browser }) => {
   // An upload, two policies set in the dashboard, and a video over a slow link: minutes on a busy machine.
   test.setTimeout(300_000);
-  await signUp(page, { name: "Private Creator" });
+  await signUpByApi(page, { name: "Private Creator" });
   const key = await (await page.request.post("/api/access-control/signing-key", { headers: fromDashboard, data: { name: "server" } })).json();
   const stream = await (await page.request.post("/api/stream", { headers: fromDashboard, data: { name: `Members only ${unique()}` } })).json();
-  const file = await makeMedia(tmpDir(), "mp4", { seconds: 60, size: "320x180" });
+  // 24 s: the viewer below seeks to 16 s, past what a slow link has fetched by then (about 4 s
+  // of video per 11 s: 4 s segments of ~110 KB/s over 40 KB/s), to segments not fetched yet.
+  const file = await makeMedia(tmpDir(), "mp4", { seconds: 24, size: "320x180" });
   const requested = await (await page.request.post("/api/asset/request-upload", { headers: fromDashboard, data: { name: path.basename(file) } })).json();
   expect((await putFile(requested.url, file)).status).toBe(200);
   const asset = requested.asset as { id: string; playbackId: string };
@@ -169,8 +172,10 @@ test("a stream and a video set to signed JWT: private without a token, refused w
     await expect(access.getByRole("status")).toHaveText("Saved");
   });
 
-  // A viewer: no cookies.
-  const viewer = await (await browser.newContext()).newPage();
+  // A viewer: no cookies. Closed at the end (a failed test's browser goes with its worker), so
+  // its video does not play on through the tests that follow.
+  const viewerContext = await browser.newContext();
+  const viewer = await viewerContext.newPage();
   const player = viewer.getByTestId("player");
 
   await test.step("without a token the player says the stream and the video are private", async () => {
@@ -217,13 +222,14 @@ test("a stream and a video set to signed JWT: private without a token, refused w
     );
     const refetched = viewer.waitForRequest((req) => req.url().includes(`/api/playback/${asset.playbackId}`) && !!req.headers()["livepeer-jwt"]);
     // Far ahead, past what is buffered: the next segments are asked for with the refused token.
-    expect(await video.evaluate((v: HTMLVideoElement) => v.buffered.end(v.buffered.length - 1)), "not all fetched yet").toBeLessThan(40);
-    await video.evaluate((v: HTMLVideoElement) => (v.currentTime = 40));
+    expect(await video.evaluate((v: HTMLVideoElement) => v.buffered.end(v.buffered.length - 1)), "not all fetched yet").toBeLessThan(16);
+    await video.evaluate((v: HTMLVideoElement) => (v.currentTime = 16));
     await refetched;
-    await expect.poll(() => currentTime(video), { timeout: 90_000, message: "it plays on from 40 s" }).toBeGreaterThan(41);
-    expect(await currentTime(video), "not started over").toBeGreaterThan(40);
+    await expect.poll(() => currentTime(video), { timeout: 90_000, message: "it plays on from 16 s" }).toBeGreaterThan(17);
+    expect(await currentTime(video), "not started over").toBeGreaterThan(16);
     await expect(player).toHaveAttribute("data-status", "ready");
   });
+  await viewerContext.close();
 });
 
 /** A web site of its own on loopback (its own port, so its own origin), serving the pages a test gives it, and hls.js. */
@@ -250,16 +256,17 @@ const imageLoaded = (page: Page, selector: string) =>
 
 test("a video that plays only on its allowed site: embedded there it plays; other sites, no-referrer and sandboxed pages, and other sites framing the allowed one are refused", async ({ page, browser, baseURL }) => {
   // An upload, then eight pages on two sites, three of them playing: minutes on a busy machine.
+  // Each page is closed once looked at, so no video plays on behind the next one.
   test.setTimeout(300_000);
   const good = await webSite();
   const evil = await webSite();
   const viewer = await browser.newContext();
   try {
-    await signUp(page, { name: "Embedding Creator" });
+    await signUpByApi(page, { name: "Embedding Creator" });
     const requested = await (
       await page.request.post("/api/asset/request-upload", { headers: fromDashboard, data: { name: `Embed only ${unique()}`, playbackPolicy: { type: "public", allowedOrigins: [good.origin] } } })
     ).json();
-    expect((await putFile(requested.url, await makeMedia(tmpDir(), "mp4", { seconds: 30, size: "320x180" }))).status).toBe(200);
+    expect((await putFile(requested.url, await makeMedia(tmpDir(), "mp4", { seconds: 6, size: "320x180" }))).status).toBe(200);
     const { id, playbackId } = requested.asset as { id: string; playbackId: string };
     await expect.poll(async () => (await (await page.request.get(`/api/asset/${id}`)).json()).status.phase, { timeout: 90_000 }).toBe("ready");
 
@@ -287,10 +294,15 @@ test("a video that plays only on its allowed site: embedded there it plays; othe
       <iframe sandbox="allow-scripts" srcdoc="${opaque.replaceAll("&", "&amp;").replaceAll('"', "&quot;")}"></iframe>`;
     evil.pages["/nested"] = `<!doctype html><iframe src="${good.origin}/" width="700" height="420"></iframe>`;
 
-    const visit = async (url: string) => {
+    /** `url` in a new tab of the viewer's, for `look`; then the tab is closed. */
+    const visit = async (url: string, look: (tab: Page) => Promise<void>) => {
       const tab = await viewer.newPage();
-      await tab.goto(url);
-      return tab;
+      try {
+        await tab.goto(url);
+        await look(tab);
+      } finally {
+        await tab.close();
+      }
     };
     const playing = async (video: Locator) => expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(1);
     const refused = async (frame: FrameLocator, reason: RegExp) => {
@@ -300,40 +312,38 @@ test("a video that plays only on its allowed site: embedded there it plays; othe
     };
 
     await test.step("embedded on the allowed site the player plays, and its image shows", async () => {
-      const blog = await visit(`${good.origin}/`);
-      await playing(blog.frameLocator("iframe").getByTestId("player-video"));
-      await imageLoaded(blog, "#thumbnail").toBe(true);
+      await visit(`${good.origin}/`, async (blog) => {
+        await playing(blog.frameLocator("iframe").getByTestId("player-video"));
+        await imageLoaded(blog, "#thumbnail").toBe(true);
+      });
     });
 
     await test.step("a third-party player on the allowed site plays it (CORS for that site)", async () => {
-      const own = await visit(`${good.origin}/own-player`);
-      await playing(own.locator("#video"));
+      await visit(`${good.origin}/own-player`, (own) => playing(own.locator("#video")));
     });
 
     await test.step("a page sending no Referer: neither its image nor its frame plays", async () => {
-      const hidden = await visit(`${evil.origin}/no-referrer`);
-      await imageLoaded(hidden, "#thumbnail").toBe(false);
-      await refused(hidden.frameLocator("iframe"), /plays only on the sites its owner allows/);
+      await visit(`${evil.origin}/no-referrer`, async (hidden) => {
+        await imageLoaded(hidden, "#thumbnail").toBe(false);
+        await refused(hidden.frameLocator("iframe"), /plays only on the sites its owner allows/);
+      });
     });
 
     await test.step("sandboxed frames (Origin: null) are refused, on any site", async () => {
-      const sandboxedPlayer = await visit(`${evil.origin}/sandboxed-player`);
-      await refused(sandboxedPlayer.frameLocator("iframe"), /plays only on the sites its owner allows/);
-      const opaquePage = await visit(`${evil.origin}/sandboxed`);
-      await expect.poll(() => opaquePage.evaluate(() => (window as unknown as { told: object }).told), { timeout: 60_000 }).toEqual({ info: 403, video: "failed" });
+      await visit(`${evil.origin}/sandboxed-player`, (sandboxedPlayer) => refused(sandboxedPlayer.frameLocator("iframe"), /plays only on the sites its owner allows/));
+      await visit(`${evil.origin}/sandboxed`, (opaquePage) =>
+        expect.poll(() => opaquePage.evaluate(() => (window as unknown as { told: object }).told), { timeout: 60_000 }).toEqual({ info: 403, video: "failed" }),
+      );
       // Even framed by the allowed site: the player page's requests come from an opaque origin.
-      const goodSandbox = await visit(`${good.origin}/sandboxed`);
-      await refused(goodSandbox.frameLocator("iframe"), /sandboxed or opaque page/);
+      await visit(`${good.origin}/sandboxed`, (goodSandbox) => refused(goodSandbox.frameLocator("iframe"), /sandboxed or opaque page/));
     });
 
     await test.step("another site framing the allowed page: refused where the browser tells the frames around the player", async () => {
-      const nested = await visit(`${evil.origin}/nested`);
-      await refused(nested.frameLocator("iframe").frameLocator("iframe"), new RegExp(`may not be played on ${evil.origin}`));
+      await visit(`${evil.origin}/nested`, (nested) => refused(nested.frameLocator("iframe").frameLocator("iframe"), new RegExp(`may not be played on ${evil.origin}`)));
     });
 
     await test.step("another site's frame is refused, naming that site", async () => {
-      const framed = await visit(`${evil.origin}/framed`);
-      await refused(framed.frameLocator("iframe"), new RegExp(`may not be played on ${evil.origin}`));
+      await visit(`${evil.origin}/framed`, (framed) => refused(framed.frameLocator("iframe"), new RegExp(`may not be played on ${evil.origin}`)));
     });
 
     await test.step("the owner, signed in, still watches it in the dashboard", async () => {

@@ -17,6 +17,22 @@ export async function signUp(page: Page, { email = `creator-${unique()}@example.
 }
 
 /**
+ * A new creator's account made as the sign-up form makes it (POST /api/user, then Auth.js's
+ * credentials sign-in), without loading a page: for tests where the form is not what is tested
+ * (auth.spec.ts signs up through it). The session cookie lands in the page's context, so its
+ * pages and `page.request` are signed in. Answers the email.
+ */
+export async function signUpByApi(page: Page, { email = `creator-${unique()}@example.com`, name }: { email?: string; name?: string } = {}) {
+  const created = await page.request.post("/api/user", { data: { email, password: PASSWORD, ...(name ? { name } : {}) } });
+  expect(created.status(), "POST /api/user").toBe(201);
+  const { csrfToken } = (await (await page.request.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  await page.request.post("/api/auth/callback/credentials", { headers: fromDashboard, form: { email, password: PASSWORD, csrfToken, json: "true" }, maxRedirects: 0 });
+  const cookies = await page.context().cookies();
+  expect(cookies.some((c) => c.name.endsWith("authjs.session-token")), "signed in").toBe(true);
+  return email;
+}
+
+/**
  * Headers of the signed-in creator's API calls through `page.request`, as the dashboard's own
  * pages make them: a browser names the page's origin, and cookie-authenticated changes that
  * name no page of this app are refused.

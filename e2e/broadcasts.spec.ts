@@ -1,7 +1,7 @@
-import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { publish, rtmpUrl, type Running } from "../test/support/media";
-import { fromDashboard } from "./accounts";
+import { fromDashboard, signUpByApi } from "./accounts";
+import { SHOTS, shoot } from "./support/screens";
 
 /**
  * A creator broadcasts with a keyframe every 3 s, watches the health graph tell them so,
@@ -10,13 +10,17 @@ import { fromDashboard } from "./accounts";
  */
 
 const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const SHOTS = "/tmp/shots-broadcasts";
 const DESKTOP = { width: 1440, height: 1000 };
 const PHONE = { width: 390, height: 844 };
 
-async function shot(page: Page, name: string) {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+const shot = (page: Page, name: string) => shoot(page, name, { fullPage: true });
+
+/** A page at the phone's width only to be looked at (nothing is checked there): only when screenshots are taken. */
+async function shotAtPhoneWidth(page: Page, name: string) {
+  if (!SHOTS) return;
+  await page.setViewportSize(PHONE);
+  await shot(page, name);
+  await page.setViewportSize(DESKTOP);
 }
 
 test("broadcasts list their recordings, and ingest health is a graph that names what to fix", async ({ page }) => {
@@ -24,11 +28,7 @@ test("broadcasts list their recordings, and ingest health is a graph that names 
   let publisher: Running | undefined;
   try {
     await page.setViewportSize(DESKTOP);
-    await page.goto("/sign-up");
-    await page.getByLabel("Email").fill(`broadcasts-${unique}@example.com`);
-    await page.getByLabel("Password").fill("correct-horse-battery");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page).toHaveURL(/\/streams$/);
+    await signUpByApi(page, { email: `broadcasts-${unique}@example.com` });
     const name = `Studio ${unique}`;
     const res = await page.request.post("/api/stream", {
       headers: fromDashboard,
@@ -90,9 +90,7 @@ test("broadcasts list their recordings, and ingest health is a graph that names 
       await expect(page.getByTestId("health-graph-keyframeInterval")).toHaveAttribute("data-warn", "true");
       await expect(page.getByRole("link", { name: "Play" })).toBeVisible();
       await shot(page, "5-broadcast-1440");
-      await page.setViewportSize(PHONE);
-      await shot(page, "6-broadcast-390");
-      await page.setViewportSize(DESKTOP);
+      await shotAtPhoneWidth(page, "6-broadcast-390");
     });
 
     await test.step("the account's broadcasts list it with its stream and recording", async () => {
@@ -102,8 +100,7 @@ test("broadcasts list their recordings, and ingest health is a graph that names 
       await expect(listed.getByRole("link", { name })).toHaveAttribute("href", `/streams/${stream.id}`);
       await expect(listed.getByRole("link", { name: "Play" })).toBeVisible();
       await shot(page, "7-broadcasts-1440");
-      await page.setViewportSize(PHONE);
-      await shot(page, "8-broadcasts-390");
+      await shotAtPhoneWidth(page, "8-broadcasts-390");
     });
   } finally {
     await publisher?.stop();

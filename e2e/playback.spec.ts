@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Locator } from "@playwright/test";
-import { fromDashboard } from "./accounts";
+import { makeBroadcastClip, publishFile, rtmpUrl, type Running } from "../test/support/media";
+import { tmpDir } from "../test/support/vod";
+import { fromDashboard, signUpByApi } from "./accounts";
 
 /**
  * A viewer watches a live stream: a creator makes a stream, ffmpeg broadcasts a test
@@ -10,33 +11,9 @@ import { fromDashboard } from "./accounts";
  * the dashboard's preview) really plays it: the video's clock has to move.
  */
 
-const rtmpPort = process.env.CASTLINE_RTMP_PORT;
-if (!rtmpPort) throw new Error("CASTLINE_RTMP_PORT is not set: run the browser tests with `npm test`");
-
 const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const email = `viewer-${unique}@example.com`;
-const password = "correct-horse-battery";
 const streamName = `E2E live ${unique}`;
-
-/** A 640x360 test pattern with a tone, sent in real time like an encoder would. */
-function publish(streamKey: string): { ffmpeg: ChildProcess; log: () => string } {
-  const ffmpeg = spawn(
-    process.env.FFMPEG_PATH ?? "ffmpeg",
-    // prettier-ignore
-    [
-      "-hide_banner", "-loglevel", "warning",
-      "-re", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30",
-      "-f", "lavfi", "-i", "sine=frequency=440",
-      "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-g", "60",
-      "-c:a", "aac",
-      "-f", "flv", `rtmp://127.0.0.1:${rtmpPort}/live/${streamKey}`,
-    ],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  let log = "";
-  ffmpeg.stderr?.on("data", (chunk: Buffer) => void (log = (log + chunk.toString()).slice(-8_000)));
-  return { ffmpeg, log: () => log };
-}
 
 const currentTime = (video: Locator) => video.evaluate((v: HTMLVideoElement) => v.currentTime);
 
@@ -50,18 +27,16 @@ async function expectPlaying(video: Locator) {
 
 test("a live broadcast plays in the player, embedded on another site, and in the dashboard preview", async ({ page, browser, baseURL }) => {
   let stream = { id: "", streamKey: "", playbackId: "" };
-  let publisher: ReturnType<typeof publish> | undefined;
+  let publisher: Running | undefined;
+  // A 640x360 test pattern with a tone (2 s keyframes), encoded once and sent in real time as
+  // it is, looped: an encoder that costs nearly nothing while the test watches.
+  const clip = `${tmpDir()}/broadcast.flv`;
+  await makeBroadcastClip(clip);
 
   try {
     await test.step("sign up and create a stream with one rendition", async () => {
-      await page.goto("/sign-up");
-      await page.getByLabel("Name").fill("E2E Broadcaster");
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password").fill(password);
-      await page.getByRole("button", { name: "Create account" }).click();
-      await expect(page).toHaveURL(/\/streams$/);
-
-      // page.request carries the session cookie the sign-up just set.
+      // Through the API (auth.spec.ts signs up through the form); page.request carries the session cookie.
+      await signUpByApi(page, { email, name: "E2E Broadcaster" });
       const res = await page.request.post("/api/stream", {
         headers: fromDashboard,
         data: { name: streamName, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] },
@@ -80,7 +55,8 @@ test("a live broadcast plays in the player, embedded on another site, and in the
     });
 
     await test.step("once ffmpeg publishes, the open player starts by itself: LIVE, muted, playing", async () => {
-      publisher = publish(stream.streamKey);
+      // Ten minutes at most; stopped below.
+      publisher = publishFile(rtmpUrl(stream.streamKey), clip, 600);
       await expect(page.getByTestId("live-badge")).toBeVisible({ timeout: 45_000 });
       await expect(page.getByTestId("live-badge")).toHaveText("LIVE");
       await expect(video).toHaveAttribute("playsinline", "");
@@ -113,7 +89,12 @@ test("a live broadcast plays in the player, embedded on another site, and in the
       await page.getByRole("button", { name: "Pause" }).first().click();
       const pausedAt = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
       await expect(badge).toHaveAccessibleName("Go to live");
-      await page.waitForTimeout(10_000);
+      // Fall behind: the player keeps reading the live playlist while paused, so the end of what
+      // it can seek to is the live edge; once that has moved on 6 s, going live lands past the
+      // pause by more than the 5 s checked below.
+      const seekableEnd = () => video.evaluate((v: HTMLVideoElement) => (v.seekable.length ? v.seekable.end(v.seekable.length - 1) : 0));
+      const edgeAtPause = await seekableEnd();
+      await expect.poll(seekableEnd, { timeout: 60_000, message: "the live edge moves on while paused" }).toBeGreaterThan(edgeAtPause + 6);
       await badge.click();
       await expect(video).toHaveJSProperty("paused", false);
       await expect(badge).toHaveAccessibleName("Live", { timeout: 60_000 });
@@ -165,14 +146,14 @@ test("a live broadcast plays in the player, embedded on another site, and in the
     });
 
     await test.step("when the broadcast stops, the player goes back to offline", async () => {
-      publisher?.ffmpeg.kill("SIGINT");
+      await publisher?.stop();
       await expect(page.getByText("This stream is offline")).toBeVisible({ timeout: 45_000 });
       await expect(page.getByTestId("live-badge")).toHaveCount(0);
     });
   } finally {
     if (publisher) {
-      publisher.ffmpeg.kill("SIGKILL");
-      await test.info().attach("ffmpeg.log", { body: publisher.log(), contentType: "text/plain" });
+      await publisher.stop();
+      await test.info().attach("ffmpeg.log", { body: publisher.stderr(), contentType: "text/plain" });
     }
   }
 });

@@ -1,16 +1,13 @@
-import fs from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { publish, rtmpUrl, type Running } from "../test/support/media";
+import { makeBroadcastClip, publishFile, rtmpUrl, type Running } from "../test/support/media";
 import { makeMedia, putFile, tmpDir } from "../test/support/vod";
-import { fromDashboard, signUp, unique } from "./accounts";
+import { fromDashboard, signUpByApi, unique } from "./accounts";
+import { shoot } from "./support/screens";
 
 /**
  * Small things that erode trust (issue 23): a live stream's page and its broadcast, the
  * not-found page, the video page on a phone, the way to the docs, the test-token helper.
  */
-
-const SHOTS = process.env.SCREENSHOT_DIR ?? "/tmp/shots-polish";
-fs.mkdirSync(SHOTS, { recursive: true });
 
 const api = async (page: Page, method: "post" | "patch", path: string, data: object) => {
   const res = await page.request[method](`/api${path}`, { headers: fromDashboard, data });
@@ -45,10 +42,14 @@ async function fitsIn(inner: Locator, outer: Locator | number) {
 test("a live stream: one current bitrate, charts with axes and a readout, the renamed name on its broadcast, and suspend asks first", async ({ page }) => {
   let publisher: Running | undefined;
   try {
-    await signUp(page);
+    await signUpByApi(page);
     const oldName = `Morning show ${unique()}`;
     const stream = await api(page, "post", "/stream", { name: oldName });
-    publisher = publish(rtmpUrl(stream.streamKey));
+    // A broadcast made once and sent as it is (no encoder running in real time for the whole
+    // test); 10 minutes at most, it is stopped once the stream is suspended.
+    const clip = `${tmpDir()}/broadcast.flv`;
+    await makeBroadcastClip(clip);
+    publisher = publishFile(rtmpUrl(stream.streamKey), clip, 600);
     await page.goto(`/streams/${stream.id}`);
     await expect(page.getByTestId("stream-status")).toHaveText("Live", { timeout: 60_000 });
 
@@ -82,12 +83,12 @@ test("a live stream: one current bitrate, charts with axes and a readout, the re
     await expect(slider).toHaveAttribute("aria-valuenow", "0");
     await expect(slider).toHaveAttribute("aria-valuetext", /^\d\d:\d\d:\d\d: [\d,]+ kbps$/);
     expect(await labelsApart(page.getByTestId("health-time-axis")), "time labels do not overlap").toBe(true);
-    await page.screenshot({ path: `${SHOTS}/broadcast-1440.png`, fullPage: true });
+    await shoot(page, "broadcast-1440", { fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(chart).toBeVisible();
     expect(await fitsIn(chart, 390), "the chart fits a phone").toBe(true);
     expect(await labelsApart(page.getByTestId("health-time-axis")), "time labels do not overlap at 390 px").toBe(true);
-    await page.screenshot({ path: `${SHOTS}/broadcast-390.png`, fullPage: true });
+    await shoot(page, "broadcast-390", { fullPage: true });
     await page.setViewportSize({ width: 1440, height: 900 });
 
     // Suspend asks first while live; cancelling changes nothing.
@@ -96,7 +97,7 @@ test("a live stream: one current bitrate, charts with axes and a readout, the re
     await suspend.click();
     const dialog = page.getByRole("dialog", { name: "Suspend this live stream?" });
     await expect(dialog).toContainText("cuts the broadcast");
-    await page.screenshot({ path: `${SHOTS}/suspend-confirm.png` });
+    await shoot(page, "suspend-confirm");
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect(suspend).toHaveAttribute("aria-checked", "false");
     await expect(page.getByTestId("stream-status")).toHaveText("Live");
@@ -110,30 +111,37 @@ test("a live stream: one current bitrate, charts with axes and a readout, the re
   }
 });
 
-for (const width of [1440, 390]) {
-  test(`unknown URLs show the dashboard's not-found page at ${width} px, signed out and in, light and dark`, async ({ page }) => {
+// One test for both widths: each state (signed out and light, signed in and dark) is loaded once
+// and looked at at 1440 px, then at 390 px.
+test("unknown URLs show the dashboard's not-found page at 1440 and 390 px, signed out and in, light and dark", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 844 });
+  const res = await page.goto(`/no-such-page-${unique()}`);
+  expect(res!.status()).toBe(404);
+  for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 844 });
-    const res = await page.goto(`/no-such-page-${unique()}`);
-    expect(res!.status()).toBe(404);
-    await expect(page.getByRole("heading", { name: "This page does not exist" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "This page does not exist" }), `at ${width} px`).toBeVisible();
     await expect(page.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/sign-in");
     await expect(page.getByRole("link", { name: "API docs and guides" })).toHaveAttribute("href", "/docs");
-    await page.screenshot({ path: `${SHOTS}/not-found-out-${width}.png` });
+    await shoot(page, `not-found-out-${width}`);
+  }
 
-    await signUp(page);
-    await page.emulateMedia({ colorScheme: "dark" });
-    await page.goto(`/no-such-page-${unique()}`);
-    const back = page.getByRole("link", { name: "Go to your streams" });
-    await expect(back).toBeVisible();
+  await signUpByApi(page);
+  await page.emulateMedia({ colorScheme: "dark" });
+  const signedIn = await page.goto(`/no-such-page-${unique()}`);
+  expect(signedIn!.status()).toBe(404);
+  const back = page.getByRole("link", { name: "Go to your streams" });
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 844 });
+    await expect(back, `at ${width} px`).toBeVisible();
     expect(await lightness(page.locator("body")), "a dark page, as the dashboard's").toBeLessThan(0.3);
-    await page.screenshot({ path: `${SHOTS}/not-found-in-dark-${width}.png` });
-    await back.click();
-    await expect(page).toHaveURL(/\/streams$/);
-  });
-}
+    await shoot(page, `not-found-in-dark-${width}`);
+  }
+  await back.click();
+  await expect(page).toHaveURL(/\/streams$/);
+});
 
 test("the video page at 390 px: Open player and the player's time fit, and the download is named after the video", async ({ page }) => {
-  await signUp(page);
+  await signUpByApi(page);
   const name = `Beach day ${unique()}`;
   const upload = await api(page, "post", "/asset/request-upload", { name });
   expect((await putFile(upload.url, await makeMedia(tmpDir(), "mp4", { seconds: 4 }))).status).toBe(200);
@@ -154,7 +162,7 @@ test("the video page at 390 px: Open player and the player's time fit, and the d
   for (const control of await player.getByRole("button").all()) {
     if (await control.isVisible()) expect(await fitsIn(control, player), `${await control.getAttribute("aria-label")} inside the player`).toBe(true);
   }
-  await page.screenshot({ path: `${SHOTS}/video-390.png` });
+  await shoot(page, "video-390");
 
   const download = page.waitForEvent("download");
   await page.getByRole("link", { name: "Download" }).click();
@@ -162,12 +170,11 @@ test("the video page at 390 px: Open player and the player's time fit, and the d
 });
 
 test("the sidebar leads to the docs, and the test-token helper keeps its key for the tab", async ({ page }) => {
-  await signUp(page);
-  const docs = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API docs and guides" });
-  await expect(docs).toHaveAttribute("href", "/docs");
-
+  await signUpByApi(page);
   const key = await api(page, "post", "/access-control/signing-key", { name: "Test key" });
   await page.goto("/access-control");
+  const docs = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API docs and guides" });
+  await expect(docs).toHaveAttribute("href", "/docs");
   const field = page.getByLabel("Private key");
   await expect(page.getByText("Kept in this tab until you close it or sign out")).toBeVisible();
   await field.fill(key.privateKey);

@@ -1,10 +1,10 @@
 import type { Page } from "@playwright/test";
 
 /** Screenshots for a person to look at the layout, when SCREENSHOT_DIR is set. */
-const SHOTS = process.env.SCREENSHOT_DIR;
+export const SHOTS = process.env.SCREENSHOT_DIR;
 
-export async function shoot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
+export async function shoot(page: Page, name: string, { fullPage = false } = {}) {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
 }
 
 /** The widths a layout is checked at: a desktop's and a phone's. */
