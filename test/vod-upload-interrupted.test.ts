@@ -312,30 +312,34 @@ describe("interrupted uploads", () => {
       await Promise.all([putting.response.catch(() => undefined), patching.response.catch(() => undefined)]);
     });
 
-    test("a tus upload cut by kill -9 can be resumed after the restart", async () => {
-      // Paused, not abandoned: the upload keeps its bytes and an expiry, and picks up where it stopped.
-      const head = await tusOffset(killedTus.location);
-      assert.equal(head.status, 200);
-      assert.ok(head.offset > 0 && head.offset < bytes.length, `offset ${head.offset}`);
-      const rest = await tusPatch(killedTus.location, bytes, head.offset, 0).response;
-      assert.equal(rest.status, 204, rest.body);
-      await assertReadyWith(api, killedTus.assetId, file);
-      await until("the tus upload's files to be removed", async () => tusFiles(killedTus.assetId).length === 0);
-    });
+    // Side by side, as each would be on its own right after the restart: the upload URLs and the
+    // tus upload expire URL_TTL_S after they were made, and one check's waits must not spend another's time.
+    describe("after the restart", { concurrency: true }, () => {
+      test("a PUT cut by kill -9 frees its asset, its parts are removed, and the same URL then works", async () => {
+        // Nobody retries: the lease lapses, the asset waits again and the parts go.
+        await until("the asset to be free and its parts removed", async () => (await phaseOf(api, killedPut.assetId)) === "waiting" && parts(killedPut.assetId).length === 0, 30_000);
+        const retry = await putFile(killedPut.url, file);
+        assert.equal(retry.status, 200, JSON.stringify(retry.body));
+        await assertReadyWith(api, killedPut.assetId, file);
+        assert.deepEqual(parts(killedPut.assetId), []);
+      });
 
-    test("a PUT cut by kill -9 frees its asset, its parts are removed, and the same URL then works", async () => {
-      // Nobody retries: the lease lapses, the asset waits again and the parts go.
-      await until("the asset to be free and its parts removed", async () => (await phaseOf(api, killedPut.assetId)) === "waiting" && parts(killedPut.assetId).length === 0, 30_000);
-      const retry = await putFile(killedPut.url, file);
-      assert.equal(retry.status, 200, JSON.stringify(retry.body));
-      await assertReadyWith(api, killedPut.assetId, file);
-      assert.deepEqual(parts(killedPut.assetId), []);
-    });
+      test("a tus upload cut by kill -9 can be resumed after the restart", async () => {
+        // Paused, not abandoned: the upload keeps its bytes and an expiry, and picks up where it stopped.
+        const head = await tusOffset(killedTus.location);
+        assert.equal(head.status, 200);
+        assert.ok(head.offset > 0 && head.offset < bytes.length, `offset ${head.offset}`);
+        const rest = await tusPatch(killedTus.location, bytes, head.offset, 0).response;
+        assert.equal(rest.status, 204, rest.body);
+        await assertReadyWith(api, killedTus.assetId, file);
+        await until("the tus upload's files to be removed", async () => tusFiles(killedTus.assetId).length === 0);
+      });
 
-    test("an upload the app was processing is finished after the restart", async () => {
-      await assertReadyWith(api, killedProcessing.assetId, file);
-      assert.deepEqual(parts(killedProcessing.assetId), []);
-      assert.ok(!processes().includes(killedProcessing.scratch), "the killed process's scratch folder is gone");
+      test("an upload the app was processing is finished after the restart", async () => {
+        await assertReadyWith(api, killedProcessing.assetId, file);
+        assert.deepEqual(parts(killedProcessing.assetId), []);
+        assert.ok(!processes().includes(killedProcessing.scratch), "the killed process's scratch folder is gone");
+      });
     });
   });
 
