@@ -25,20 +25,32 @@ const MiB = 1024 * 1024;
 
 let cluster: Cluster;
 const url = (i: number) => cluster.apps[i].url;
+/** The first two tests' file, each into an asset of its own. */
+let big: { file: string; bytes: Buffer };
 
 before(async () => {
+  const media = bigMedia(); // made while the cluster starts
+  media.catch(() => {}); // awaited once the cluster is up, and so stopped by after() whatever happens
   cluster = await startCluster({ apps: 2, nodes: 0 });
+  const file = await media;
+  big = { file, bytes: fs.readFileSync(file) };
+  assert.ok(big.bytes.length > 2 * 6 * MiB, `${big.bytes.length} bytes: S3's 5 MiB part minimum on either side of the half, and after 6 MiB`);
 });
 
 after(() => cluster?.stop());
 
-/** A 13 MB H.264/AAC file: more than S3's 5 MiB part minimum on either side of the half. */
+/**
+ * A 15 MB H.264/AAC file: more than S3's 5 MiB part minimum on either side of the half. The
+ * bytes come from lossless noise in a small picture (4 s of 320x180), so what the app makes of
+ * it stays cheap: one 180p rendition, where a 720p source would get a three-rung ladder.
+ */
 async function bigMedia() {
   const file = path.join(tmp, `big-${randomBytes(3).toString("hex")}.mp4`);
-  const input = (src: string) => ["-f", "lavfi", "-i", `${src}:duration=6`];
+  const input = (src: string) => ["-f", "lavfi", "-i", `${src}:duration=4`];
   await exec("ffmpeg", [
-    "-hide_banner", "-loglevel", "error", "-y", ...input("testsrc2=size=1280x720:rate=30"), ...input("sine=frequency=440:sample_rate=48000"),
-    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "60", "-crf", "4", "-c:a", "aac", "-shortest", "-movflags", "+faststart", file,
+    "-hide_banner", "-loglevel", "error", "-y", ...input("testsrc2=size=320x180:rate=30"), ...input("sine=frequency=440:sample_rate=48000"),
+    "-vf", "noise=alls=100:allf=t", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "60", "-qp", "0",
+    "-c:a", "aac", "-shortest", "-movflags", "+faststart", file,
   ]);
   return file;
 }
@@ -114,8 +126,7 @@ const localFilesOf = (dataDir: string, uploadPath: string) =>
 describe("several app instances, no shared disk", () => {
   test("a tus upload half-sent to one instance is resumed and finished on the other, and plays through both", async () => {
     const api = await newAccount(url(1));
-    const file = await bigMedia();
-    const bytes = fs.readFileSync(file);
+    const { file, bytes } = big;
     const half = Math.floor(bytes.length / 2);
     // Requested from instance 2, created on instance 1: the upload token is valid on every instance.
     const { tusEndpoint, asset } = (await api.post("asset/request-upload", { name: "across instances" })).body;
@@ -144,8 +155,7 @@ describe("several app instances, no shared disk", () => {
 
   test("two PATCHes of one upload on two instances at once: one waits or is refused, and the file comes out whole", async () => {
     const api = await newAccount(url(0));
-    const file = await bigMedia();
-    const bytes = fs.readFileSync(file);
+    const { file, bytes } = big;
     const start = 6 * MiB;
     const { tusEndpoint, asset } = (await api.post("asset/request-upload", { name: "raced" })).body;
     const upload = await tusCreate(tusEndpoint, bytes.length);

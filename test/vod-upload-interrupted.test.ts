@@ -1,15 +1,17 @@
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { after, before, describe, test } from "node:test";
 import { freePort } from "@/lib/net/free-port";
 import { startAppProcess, type AppProcess } from "../scripts/app-process";
 import { newAccount, type Api } from "./support/client";
 import { createScratchDatabase } from "./support/database";
 import { until } from "./support/media";
-import { digestOf, download, makeMedia, putFile, settled, tmpDir } from "./support/vod";
+import { digestOf, download, putFile, settled, tmpDir } from "./support/vod";
 
 /**
  * Uploads cut off by a crash (a real kill -9 of the app's whole process tree),
@@ -23,6 +25,7 @@ const LEASE_S = 5;
 const URL_TTL_S = 60;
 const tmp = tmpDir();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const exec = promisify(execFile);
 
 let app: AppProcess;
 let env: NodeJS.ProcessEnv;
@@ -137,6 +140,23 @@ function tusPatch(location: string, bytes: Buffer, offset: number, everyMs = 100
   }, 64 * 1024, everyMs);
 }
 
+/**
+ * About 11 MB in 3 s of 320x180: at 640 KiB/s a slow client is still sending 15 s on, when it is
+ * cut. Lossless noise makes the bytes; the small picture keeps what the app makes of it cheap
+ * (one 180p rendition, no 720p ladder), as only the upload is under test here.
+ */
+async function noisyMedia() {
+  const file = path.join(tmp, "noise.mp4");
+  // prettier-ignore
+  await exec("ffmpeg", [
+    "-hide_banner", "-loglevel", "error", "-y",
+    "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=3", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=3",
+    "-vf", "noise=alls=100:allf=t", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", "-g", "60",
+    "-c:a", "aac", "-shortest", "-movflags", "+faststart", file,
+  ]);
+  return file;
+}
+
 const phaseOf = async (api: Api, id: string) => (await api.get(`asset/${id}`)).body.status.phase as string;
 
 /** The asset ready, with the uploaded file's md5 and sha256, and its download byte-identical to it. */
@@ -154,6 +174,7 @@ describe("interrupted uploads", () => {
   let api: Api;
   let file: string;
   let bytes: Buffer;
+  /** Paused for good: it must outlive its lease (the first test looks), and the last test sees it expire. */
   let pausedForGood: { assetId: string; location: string; expiresAt: number };
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-interrupted-"));
@@ -168,11 +189,21 @@ describe("interrupted uploads", () => {
       UPLOAD_LEASE_S: String(LEASE_S),
       UPLOAD_URL_TTL_S: String(URL_TTL_S),
     };
+    const media = noisyMedia(); // made while the app starts
+    media.catch(() => {}); // awaited once the app is up, and so killed by after() whatever happens
     app = await startAppProcess(env);
-    api = await newAccount(app.url);
-    // Several MiB: at 640 KiB/s a slow client is still sending when it is cut.
-    file = await makeMedia(tmp, "mp4", { seconds: 10, size: "1280x720" });
+    file = await media;
     bytes = fs.readFileSync(file);
+    assert.ok(bytes.length > 8 * 1024 * 1024, `${bytes.length} bytes: a slow client must still be sending when it is cut`);
+    api = await newAccount(app.url);
+    // Made first: its expiry (URL_TTL_S, at least 60 s) is what the whole file waits for, so the
+    // other tests run while it comes. The first test looks at it long before then.
+    const { tusEndpoint, asset } = (await api.post("asset/request-upload", { name: "paused for good" })).body;
+    const created = await tusCreate(tusEndpoint, bytes.length);
+    const sent = await tusPatch(created.location, bytes.subarray(0, 1024 * 1024), 0, 0).response;
+    assert.equal(sent.status, 204, sent.body);
+    const expiresAt = Date.parse(created.expires ?? "") || Date.now() + URL_TTL_S * 1000;
+    pausedForGood = { assetId: asset.id, location: created.location, expiresAt };
   });
   after(async () => {
     killTree(app.child.pid!);
@@ -181,29 +212,28 @@ describe("interrupted uploads", () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  test("a PUT cut by kill -9 of the app frees its asset, its parts are removed, and the same URL then works", async () => {
-    const { url, tusEndpoint, asset } = (await api.post("asset/request-upload", { name: "killed mid-PUT" })).body;
-    const put = slowRequest(url, "PUT", bytes, { "content-type": "video/mp4" });
-    await until("the first bytes on disk", async () => parts(asset.id).length > 0);
+  test("an abandoned tus upload frees the asset after the lease: a PUT to the same URL takes over and its parts are removed", async () => {
+    const { url, tusEndpoint, asset } = (await api.post("asset/request-upload", { name: "tus abandoned" })).body;
+    const created = await tusCreate(tusEndpoint, bytes.length);
+    assert.equal(created.status, 201, created.body);
+    const patch = tusPatch(created.location, bytes, 0);
+    await until("bytes to arrive", async () => tusReceived(created.location) > 0);
+    patch.cut();
+    assert.ok(tusFiles(asset.id).length > 0);
 
-    // Streaming for longer than the lease: the live upload keeps the asset.
-    await sleep((LEASE_S + 2) * 1000);
-    assert.ok(put.sent < bytes.length, "still sending");
-    const second = await putFile(url, file);
-    assert.equal(second.status, 409, JSON.stringify(second.body));
-    assert.match(second.body.errors[0], /in progress/);
-    assert.equal((await tusCreate(tusEndpoint, bytes.length)).status, 409);
+    // Left alone, the asset waits again and the tus upload stays resumable.
+    await until("the asset to be free", async () => (await phaseOf(api, asset.id)) === "waiting", (LEASE_S + 10) * 1000);
+    assert.equal((await tusOffset(created.location)).status, 200);
+    // The sweep that freed this asset came after the paused upload's lease (older) lapsed too.
+    assert.ok(Date.now() < pausedForGood.expiresAt, "looked before the paused upload's expiry");
+    assert.ok(tusFiles(pausedForGood.assetId).length > 0, "paused uploads outlive their lease until they expire");
 
-    await crashAndRestart(() => assert.ok(parts(asset.id).length > 0, "the killed PUT left its part"));
-    await put.response.catch(() => undefined);
-
-    // Nobody retries: the lease lapses, the asset waits again and the parts go.
-    await until("the asset to be free and its parts removed", async () => (await phaseOf(api, asset.id)) === "waiting" && parts(asset.id).length === 0, 30_000);
-
-    const retry = await putFile(url, file);
-    assert.equal(retry.status, 200, JSON.stringify(retry.body));
+    // Another upload takes over: the tus upload ends and its parts go.
+    const put = await putFile(url, file);
+    assert.equal(put.status, 200, JSON.stringify(put.body));
     await assertReadyWith(api, asset.id, file);
-    assert.deepEqual(parts(asset.id), []);
+    assert.deepEqual(tusFiles(asset.id), []);
+    assert.equal((await tusOffset(created.location)).status, 404);
   });
 
   test("a client that disconnects mid-PUT frees the asset; the same URL then works", async () => {
@@ -232,63 +262,71 @@ describe("interrupted uploads", () => {
     assert.deepEqual(parts(asset.id), []);
   });
 
-  test("a tus upload cut by kill -9 can be resumed after the restart; while it streams, other uploads are refused", async () => {
-    const { url, tusEndpoint, asset } = (await api.post("asset/request-upload", { name: "tus killed" })).body;
-    const created = await tusCreate(tusEndpoint, bytes.length);
-    assert.equal(created.status, 201, created.body);
-    // Resumable for as long as an upload URL lives, and the client is told until when.
-    const expires = Date.parse(created.expires!) - Date.now();
-    assert.ok(Math.abs(expires - URL_TTL_S * 1000) < 5000, `Upload-Expires ${created.expires}`);
-    const patch = tusPatch(created.location, bytes, 0);
-    await until("bytes to arrive", async () => tusReceived(created.location) > 0);
-    await sleep((LEASE_S + 2) * 1000);
-    assert.equal((await putFile(url, file)).status, 409, "a PATCH that is streaming holds the asset");
-    assert.equal((await tusCreate(tusEndpoint, bytes.length)).status, 409);
+  /**
+   * One kill -9 serves two uploads streaming at once, a PUT and a tus PATCH (an app start is the
+   * costliest thing in this file). The first test crashes the app with both under way; the next
+   * two each check what became of one of them.
+   */
+  describe("an app killed with kill -9 mid-work", () => {
+    let killedPut: { url: string; assetId: string };
+    let killedTus: { location: string; assetId: string };
 
-    await crashAndRestart();
-    await patch.response.catch(() => undefined);
-    // Paused, not abandoned: the upload keeps its bytes and an expiry, and picks up where it stopped.
-    const head = await tusOffset(created.location);
-    assert.equal(head.status, 200);
-    assert.ok(head.offset > 0 && head.offset < bytes.length, `offset ${head.offset}`);
-    const rest = await tusPatch(created.location, bytes, head.offset, 0).response;
-    assert.equal(rest.status, 204, rest.body);
-    await assertReadyWith(api, asset.id, file);
-    await until("the tus upload's files to be removed", async () => tusFiles(asset.id).length === 0);
+    test("while a PUT and a tus PATCH stream for longer than the lease, other uploads to their assets are refused", async () => {
+      const put = (await api.post("asset/request-upload", { name: "killed mid-PUT" })).body;
+      const tus = (await api.post("asset/request-upload", { name: "tus killed" })).body;
+      const created = await tusCreate(tus.tusEndpoint, bytes.length);
+      assert.equal(created.status, 201, created.body);
+      // Resumable for as long as an upload URL lives, and the client is told until when.
+      const expires = Date.parse(created.expires!) - Date.now();
+      assert.ok(Math.abs(expires - URL_TTL_S * 1000) < 5000, `Upload-Expires ${created.expires}`);
+      killedPut = { url: put.url, assetId: put.asset.id };
+      killedTus = { location: created.location, assetId: tus.asset.id };
+
+      const putting = slowRequest(put.url, "PUT", bytes, { "content-type": "video/mp4" });
+      const patching = tusPatch(created.location, bytes, 0);
+      await until("the first bytes on disk", async () => parts(put.asset.id).length > 0 && tusReceived(created.location) > 0);
+
+      // Streaming for longer than the lease: a live upload keeps its asset.
+      await sleep((LEASE_S + 2) * 1000);
+      assert.ok(putting.sent < bytes.length && tusReceived(created.location) < bytes.length, "both still sending");
+      const second = await putFile(put.url, file);
+      assert.equal(second.status, 409, JSON.stringify(second.body));
+      assert.match(second.body.errors[0], /in progress/);
+      assert.equal((await tusCreate(put.tusEndpoint, bytes.length)).status, 409);
+      assert.equal((await putFile(tus.url, file)).status, 409, "a PATCH that is streaming holds the asset");
+      assert.equal((await tusCreate(tus.tusEndpoint, bytes.length)).status, 409);
+
+      await crashAndRestart(() => assert.ok(parts(put.asset.id).length > 0, "the killed PUT left its part"));
+      await Promise.all([putting.response.catch(() => undefined), patching.response.catch(() => undefined)]);
+    });
+
+    // Side by side, as each would be on its own right after the restart: the upload URLs and the
+    // tus upload expire URL_TTL_S after they were made, and one check's waits must not spend another's time.
+    describe("after the restart", { concurrency: true }, () => {
+      test("a PUT cut by kill -9 frees its asset, its parts are removed, and the same URL then works", async () => {
+        // Nobody retries: the lease lapses, the asset waits again and the parts go.
+        await until("the asset to be free and its parts removed", async () => (await phaseOf(api, killedPut.assetId)) === "waiting" && parts(killedPut.assetId).length === 0, 30_000);
+        const retry = await putFile(killedPut.url, file);
+        assert.equal(retry.status, 200, JSON.stringify(retry.body));
+        await assertReadyWith(api, killedPut.assetId, file);
+        assert.deepEqual(parts(killedPut.assetId), []);
+      });
+
+      test("a tus upload cut by kill -9 can be resumed after the restart", async () => {
+        // Paused, not abandoned: the upload keeps its bytes and an expiry, and picks up where it stopped.
+        const head = await tusOffset(killedTus.location);
+        assert.equal(head.status, 200);
+        assert.ok(head.offset > 0 && head.offset < bytes.length, `offset ${head.offset}`);
+        const rest = await tusPatch(killedTus.location, bytes, head.offset, 0).response;
+        assert.equal(rest.status, 204, rest.body);
+        await assertReadyWith(api, killedTus.assetId, file);
+        await until("the tus upload's files to be removed", async () => tusFiles(killedTus.assetId).length === 0);
+      });
+    });
   });
 
-  test("an abandoned tus upload frees the asset after the lease: a PUT to the same URL takes over and its parts are removed", async () => {
-    // Paused for good: it must outlive this test's lease, and the last test sees it expire. Made
-    // here, not before the whole file, so a slow machine cannot reach its expiry before this test looks.
-    {
-      const { tusEndpoint, asset } = (await api.post("asset/request-upload", { name: "paused for good" })).body;
-      const created = await tusCreate(tusEndpoint, bytes.length);
-      const sent = await tusPatch(created.location, bytes.subarray(0, 1024 * 1024), 0, 0).response;
-      assert.equal(sent.status, 204, sent.body);
-      const expiresAt = Date.parse(created.expires ?? "") || Date.now() + URL_TTL_S * 1000;
-      pausedForGood = { assetId: asset.id, location: created.location, expiresAt };
-    }
-    const { url, tusEndpoint, asset } = (await api.post("asset/request-upload", { name: "tus abandoned" })).body;
-    const created = await tusCreate(tusEndpoint, bytes.length);
-    assert.equal(created.status, 201, created.body);
-    const patch = tusPatch(created.location, bytes, 0);
-    await until("bytes to arrive", async () => tusReceived(created.location) > 0);
-    patch.cut();
-    assert.ok(tusFiles(asset.id).length > 0);
-
-    // Left alone, the asset waits again and the tus upload stays resumable.
-    await until("the asset to be free", async () => (await phaseOf(api, asset.id)) === "waiting", (LEASE_S + 10) * 1000);
-    assert.equal((await tusOffset(created.location)).status, 200);
-    assert.ok(Date.now() < pausedForGood.expiresAt, "looked before the paused upload's expiry");
-    assert.ok(tusFiles(pausedForGood.assetId).length > 0, "paused uploads outlive their lease until they expire");
-
-    // Another upload takes over: the tus upload ends and its parts go.
-    const put = await putFile(url, file);
-    assert.equal(put.status, 200, JSON.stringify(put.body));
-    await assertReadyWith(api, asset.id, file);
-    assert.deepEqual(tusFiles(asset.id), []);
-    assert.equal((await tusOffset(created.location)).status, 404);
-  });
+  // Its own kill -9: the moment to crash is when the job worker gets to it, which at load 20 came
+  // so late that the streaming uploads' URLs (URL_TTL_S) expired before the restart.
   test("an app killed while it processes an upload finishes it after the restart", async () => {
     const { url, asset } = (await api.post("asset/request-upload", { name: "killed while processing" })).body;
     assert.equal((await putFile(url, file)).status, 200);
