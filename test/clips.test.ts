@@ -104,7 +104,7 @@ const slowBroadcast = () =>
     const stream = (await api.post("stream", { name: "clipped", record: true })).body;
     const broadcaster = publish(rtmpUrl(stream.streamKey), { fps: FPS, speed: 0.3 });
     await streamActive(api, stream.id);
-    return { api, stream, broadcaster, clipIds: [] };
+    return { api, stream, broadcaster, clipIds: [] as string[] };
   })());
 after(async () => {
   if (broadcast) await (await broadcast).broadcaster.stop();
