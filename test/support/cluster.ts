@@ -66,16 +66,19 @@ export async function startCluster(opts: { apps: number; nodes: number; env?: Re
     fs.rmSync(root, { recursive: true, force: true });
   };
   try {
-    // The instances start side by side (they migrate the database once, under a lock), then the nodes.
+    // The instances start side by side (they migrate the database once, under a lock).
     for (let i = 0; i < opts.apps; i++) {
       const dataDir = path.join(root, `app-${i + 1}`);
       fs.mkdirSync(dataDir);
       appDataDirs.push(dataDir);
     }
     await startAll(apps, appDataDirs.map((dataDir) => () => startAppProcess({ ...env, PORT: "0", DATA_DIR: dataDir, MEDIA_NODE: "false" })));
-    // Each node reports to a different instance: any of them will do.
-    const nodeStarts = Array.from({ length: opts.nodes }, (_, i) => () => startMediaNodeProcess({ ...env, APP_URL: apps[i % apps.length].url }, path.join(root, `node-${i + 1}`)));
-    await startAll(nodes, nodeStarts);
+    for (let i = 0; i < opts.nodes; i++) {
+      // Each node reports to a different instance: any of them will do. One at a time: a node
+      // has 30 s to say it is ready, and two starting at once on a busy machine missed it.
+      const app = apps[i % apps.length];
+      nodes.push(await startMediaNodeProcess({ ...env, APP_URL: app.url }, path.join(root, `node-${i + 1}`)));
+    }
   } catch (err) {
     await stop();
     throw err;
