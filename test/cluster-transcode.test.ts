@@ -21,8 +21,7 @@ const workers: ProgramProcess[] = [];
 before(async () => {
   cluster = await startCluster({ apps: 1, nodes: 0, env: { JOB_WORKERS: "0", TRANSCODE_CHUNK_S: "4", TRANSCODE_CONCURRENCY: "1" } });
   sql = postgres(cluster.env.DATABASE_URL!, { max: 1, onnotice: () => undefined });
-  // Side by side; each kept as it is up, so that after() stops it whatever else failed.
-  await Promise.all(["a", "b"].map(async (name, i) => (workers[i] = await startWorkerProcess(cluster.env, path.join(cluster.appDataDirs[0], "..", `worker-${name}`)))));
+  for (const name of ["a", "b"]) workers.push(await startWorkerProcess(cluster.env, path.join(cluster.appDataDirs[0], "..", `worker-${name}`)));
 });
 
 after(async () => {
