@@ -66,14 +66,16 @@ export async function startCluster(opts: { apps: number; nodes: number; env?: Re
     fs.rmSync(root, { recursive: true, force: true });
   };
   try {
+    // The instances start side by side (they migrate the database once, under a lock).
     for (let i = 0; i < opts.apps; i++) {
       const dataDir = path.join(root, `app-${i + 1}`);
       fs.mkdirSync(dataDir);
       appDataDirs.push(dataDir);
-      apps.push(await startAppProcess({ ...env, PORT: "0", DATA_DIR: dataDir, MEDIA_NODE: "false" }));
     }
+    await startAll(apps, appDataDirs.map((dataDir) => () => startAppProcess({ ...env, PORT: "0", DATA_DIR: dataDir, MEDIA_NODE: "false" })));
     for (let i = 0; i < opts.nodes; i++) {
-      // Each node reports to a different instance: any of them will do.
+      // Each node reports to a different instance: any of them will do. One at a time: a node
+      // has 30 s to say it is ready, and two starting at once on a busy machine missed it.
       const app = apps[i % apps.length];
       nodes.push(await startMediaNodeProcess({ ...env, APP_URL: app.url }, path.join(root, `node-${i + 1}`)));
     }
@@ -82,6 +84,14 @@ export async function startCluster(opts: { apps: number; nodes: number; env?: Re
     throw err;
   }
   return { apps, nodes, env, s3Dir, appDataDirs, stop };
+}
+
+/** Starts processes at once, in order into `into`; the first failure once all have settled (the started ones stay in `into`, to be stopped). */
+async function startAll<T>(into: T[], starts: (() => Promise<T>)[]) {
+  const settled = await Promise.allSettled(starts.map((start) => start()));
+  for (const s of settled) if (s.status === "fulfilled") into.push(s.value);
+  const failed = settled.find((s) => s.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 export async function startMediaNodeProcess(env: NodeJS.ProcessEnv, dataDir: string): Promise<MediaNodeProcess> {
