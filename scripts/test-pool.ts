@@ -24,7 +24,8 @@ export interface FileResult {
 
 export interface PoolOptions {
   files: string[];
-  concurrency: number;
+  /** Files at once: a number, or asked again as files end and every second (it may change while the pool runs). */
+  concurrency: number | (() => number);
   env: NodeJS.ProcessEnv;
   /** Where each file's TAP and spec output go. */
   outDir: string;
@@ -97,12 +98,27 @@ function runFile(file: string, opts: PoolOptions): Promise<FileResult> {
   });
 }
 
-export async function runPool(opts: PoolOptions): Promise<FileResult[]> {
+export function runPool(opts: PoolOptions): Promise<FileResult[]> {
   const queue = [...opts.files].sort((a, b) => (opts.known?.[b] ?? 0) - (opts.known?.[a] ?? 0));
+  const limit = typeof opts.concurrency === "number" ? () => opts.concurrency as number : opts.concurrency;
   const results: FileResult[] = [];
-  const worker = async () => {
-    for (let file = queue.shift(); file; file = queue.shift()) results.push(await runFile(file, opts));
-  };
-  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, worker));
-  return results;
+  let running = 0;
+  return new Promise((resolve) => {
+    const fill = () => {
+      while (queue.length && running < Math.max(1, limit())) {
+        running++;
+        void runFile(queue.shift()!, opts).then((result) => {
+          results.push(result);
+          running--;
+          fill();
+        });
+      }
+      if (!queue.length && !running) {
+        clearInterval(recheck);
+        resolve(results);
+      }
+    };
+    const recheck = setInterval(fill, 1000);
+    fill();
+  });
 }

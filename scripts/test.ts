@@ -28,8 +28,8 @@ import { nodeTestArgs, runPool, tapCounts, type FileResult } from "./test-pool";
  *   npm test -- <word> -t <re>   only the tests whose names match
  *   npm test -- --serve          start the app under test and keep it up (Ctrl-C ends it);
  *                                `npm test -- <word>` in another shell then runs against it at once
- * TEST_CONCURRENCY sets how many integration files run at once (1: on 2 cores the files are
- * CPU-bound, and more at once only made each slower); a file with the line
+ * Integration files run one at a time beside the browser tier and two at a time once it is done
+ * (integrationConcurrency; TEST_CONCURRENCY fixes the number); a file with the line
  * `// npm test: alone` runs by itself at the end.
  */
 const root = process.cwd();
@@ -131,10 +131,20 @@ async function databaseTier(files: string[], base: NodeJS.ProcessEnv, outDir: st
 const ALONE = /^\/\/ npm test: alone\b/m;
 const runsAlone = (file: string) => ALONE.test(fs.readFileSync(path.join(root, file), "utf8"));
 
-async function integrationTier(files: string[], env: NodeJS.ProcessEnv, outDir: string, namePattern?: string) {
+/**
+ * Integration files at once: one while the browser tier runs beside them (together they keep
+ * both cores busy), two once it is done (one file alone leaves a core idle much of the time:
+ * API calls, waits on leases and real-time media). TEST_CONCURRENCY fixes it.
+ */
+function integrationConcurrency(browserDone: () => boolean) {
+  const fixed = process.env.TEST_CONCURRENCY;
+  return fixed ? () => Number(fixed) : () => (browserDone() ? 2 : 1);
+}
+
+async function integrationTier(files: string[], env: NodeJS.ProcessEnv, outDir: string, browserDone: () => boolean, namePattern?: string) {
   if (!files.length) return undefined;
   const known = fs.existsSync(DURATIONS) ? (JSON.parse(fs.readFileSync(DURATIONS, "utf8")) as Record<string, number>) : {};
-  const concurrency = Number(process.env.TEST_CONCURRENCY ?? 1);
+  const concurrency = integrationConcurrency(browserDone);
   const results = await runPool({ files: files.filter((f) => !runsAlone(f)), concurrency, env, outDir, namePattern, known });
   return { results, alone: files.filter(runsAlone), known };
 }
@@ -292,9 +302,10 @@ async function main() {
   }
 
   const tiersStarted = performance.now();
+  let browserDone = false;
   const [integration, browser, typecheck] = await Promise.all([
-    integrationTier(chosen.integration, env, outDir, args.namePattern),
-    browserTier(chosen.browser, env, outDir, !args.words.length || args.words.includes("e2e"), args.namePattern),
+    integrationTier(chosen.integration, env, outDir, () => browserDone, args.namePattern),
+    browserTier(chosen.browser, env, outDir, !args.words.length || args.words.includes("e2e"), args.namePattern).finally(() => (browserDone = true)),
     args.words.length ? undefined : typecheckTier(outDir),
   ]);
   // Then the files that need the machine to themselves, one at a time.
