@@ -4,6 +4,14 @@ import { config } from "@/lib/config";
 import * as schema from "./schema";
 
 export type Database = ReturnType<typeof createDatabase>;
+/** The pool or a transaction on it: what a write that may join a caller's transaction runs on. */
+export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** A change written, and its announcement (webhooks), to make once the change is committed. */
+export interface Written<Row> {
+  row: Row;
+  announce(): Promise<void>;
+}
 
 function createDatabase(url: string, max: number) {
   // A database that does not answer is reported (503) within seconds, not after postgres.js's default 30 s.
@@ -16,6 +24,15 @@ function createDatabase(url: string, max: number) {
  * modules separately and the launcher imports this file as well.
  */
 const holder = globalThis as unknown as { __castlineDb?: Database };
+
+/**
+ * Writes that commit as one (an asset's end and its task's: nobody reads one settled and the
+ * other still running), announced to webhooks once committed.
+ */
+export async function commitThenAnnounce(writes: (tx: Executor) => Promise<(Written<unknown> | undefined)[]>): Promise<void> {
+  const written = await db().transaction(writes);
+  for (const w of written) await w?.announce();
+}
 
 export function db(): Database {
   if (!holder.__castlineDb) {

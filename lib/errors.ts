@@ -26,6 +26,6 @@ export const notFound = (what: string) => new Refusal("not-found", `${what} not 
 export const conflict = (message: string, retryAfterS?: number) => new Refusal("conflict", message, retryAfterS);
 /** The client stopped sending. */
 export const timedOut = (message: string) => new Refusal("timeout", message);
-export const unavailable = (message: string) => new Refusal("unavailable", message);
+export const unavailable = (message: string, retryAfterS?: number) => new Refusal("unavailable", message, retryAfterS);
 /** Too many tries in a while (a rate limit): trying again after `retryAfterS` may work. */
 export const tooMany = (message: string, retryAfterS: number) => new Refusal("too-many", message, retryAfterS);

@@ -6,6 +6,7 @@ import { describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import postgres from "postgres";
 import { startAppProcess } from "../scripts/app-process";
+import { DATABASE_UNAVAILABLE, RETRY_AFTER_S } from "@/db/availability";
 import { sessions } from "@/db/schema";
 import { Health } from "@/lib/health/schema";
 import { call, newAccount } from "./support/client";
@@ -222,9 +223,11 @@ describe("a deployment of its own (metrics off, its store and database broken on
       await admin.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
       await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`;
       await admin.end();
-      answer = await health();
-      assert.equal(answer.status, 503);
-      assert.deepEqual(answer.body, { errors: ["database unavailable"] });
+      // The health check or the server's own watch of the database, whichever notices first: one answer.
+      const refused = await call("GET", `${app.url}/api/health`);
+      assert.equal(refused.status, 503);
+      assert.deepEqual(refused.body, { errors: [DATABASE_UNAVAILABLE] });
+      assert.equal(refused.headers.get("retry-after"), String(RETRY_AFTER_S));
     } finally {
       await sql.end();
       await app.stop();

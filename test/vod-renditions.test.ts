@@ -54,6 +54,8 @@ describe("VOD renditions", () => {
       ready.status.progress !== undefined || ready.renditions?.some((r: { phase: string }) => r.phase === "transcoding"),
       `a playable asset whose ladder is coming reads as transcoding: ${JSON.stringify({ status: ready.status, renditions: ready.renditions })}`,
     );
+    // The upload's task ended in the same commit: whoever sees the asset playable sees its task completed.
+    assert.equal((await api.get(`task/${task.id}`)).body.status.phase, "completed", "the upload's task, once its asset plays");
     const first = await text(ready.playbackUrl);
     assert.ok(variantsOf(first).some((v) => v.uri === "source.m3u8"), first);
 

@@ -2,19 +2,20 @@ import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { commitThenAnnounce } from "@/db/client";
 import { capped } from "@/lib/bounded-body";
 import { config } from "@/lib/config";
 import { ffmpeg } from "@/lib/av/ffmpeg";
 import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
-import { updateTask } from "@/lib/tasks/service";
+import { updateTask, writeTaskChange } from "@/lib/tasks/service";
 import { hashList, Hasher, type Digest } from "./hashing";
 import { mediaBase } from "./base";
 import { inspectMedia, MediaRejected, type SourcePlan } from "./inspect";
 import { sourceVideo } from "./ladder";
 import { hlsPrefix, hlsSourceKey, metadataKey, sourceKey, thumbnailKey } from "./keys";
 import type { VideoSpec } from "./schema";
-import { assetById, renditionsOf, updateAsset } from "./service";
+import { assetById, renditionsOf, updateAsset, writeAssetChange } from "./service";
 
 /**
  * The asset pipeline, one function per durable step: store the source (hashing
@@ -100,21 +101,20 @@ export async function makePlayable(assetId: string, taskId: string | undefined):
     await store.write(thumbnailKey(assetId), fs.createReadStream(path.join(work, "thumbnail.jpg")), { contentType: "image/jpeg" });
   });
 
-  const ready = await updateAsset(assetId, {
-    phase: "ready",
-    // A video's ABR ladder follows (the next step plans it): from the moment it plays the asset
-    // reads as transcoding (progress 0), never as settled in between, so a page or client that
-    // stops polling a settled asset never misses the renditions.
-    progress: sourceVideo(asset.videoSpec) ? 0 : null,
-    files: { ...asset.files, source: sourceKey(assetId), hls: hlsPrefix(assetId), hlsSource: hlsSourceKey(assetId), thumbnail: thumbnailKey(assetId) },
-  });
-  if (!ready || !taskId) return;
-  const assetSpec = { name: ready.name, type: "video", size: ready.size, hash: ready.hash, videoSpec: ready.videoSpec };
-  await store.write(metadataKey(assetId), Readable.from([Buffer.from(JSON.stringify(assetSpec))]), { contentType: "application/json" });
-  await updateTask(taskId, {
-    phase: "completed",
-    progress: 1,
-    output: { import: { assetSpec, videoFilePath: sourceKey(assetId), metadataFilePath: metadataKey(assetId) } },
+  const assetSpec = { name: asset.name, type: "video", size: asset.size, hash: asset.hash, videoSpec: asset.videoSpec };
+  if (taskId) await store.write(metadataKey(assetId), Readable.from([Buffer.from(JSON.stringify(assetSpec))]), { contentType: "application/json" });
+  await commitThenAnnounce(async (tx) => {
+    const ready = await writeAssetChange(tx, assetId, {
+      phase: "ready",
+      // A video's ABR ladder follows (the next step plans it): from the moment it plays the asset
+      // reads as transcoding (progress 0), never as settled in between, so a page or client that
+      // stops polling a settled asset never misses the renditions.
+      progress: sourceVideo(asset.videoSpec) ? 0 : null,
+      files: { ...asset.files, source: sourceKey(assetId), hls: hlsPrefix(assetId), hlsSource: hlsSourceKey(assetId), thumbnail: thumbnailKey(assetId) },
+    });
+    if (!ready || !taskId) return [ready];
+    const output = { import: { assetSpec, videoFilePath: sourceKey(assetId), metadataFilePath: metadataKey(assetId) } };
+    return [ready, await writeTaskChange(tx, taskId, { phase: "completed", progress: 1, output })];
   });
 }
 
@@ -134,10 +134,13 @@ export async function failAsset(assetId: string, taskId: string | undefined, rea
   if (!asset || asset.deletedAt) return;
   // A playable asset stays playable: what failed after that (renditions, previews) is reported on
   // its own. A ladder never planned is not coming: the asset stops reading as transcoding.
-  if (asset.phase === "ready") {
-    if (asset.progress !== null && !(await renditionsOf(assetId)).length) await updateAsset(assetId, { progress: null });
-  } else {
-    await updateAsset(assetId, { phase: "failed", progress: null, errorMessage: reason }, ["waiting", "uploading", "processing"]);
-  }
-  if (taskId) await updateTask(taskId, { phase: "failed", errorMessage: reason });
+  const clearProgress = asset.phase === "ready" && asset.progress !== null && !(await renditionsOf(assetId)).length;
+  await commitThenAnnounce(async (tx) => [
+    asset.phase !== "ready"
+      ? await writeAssetChange(tx, assetId, { phase: "failed", progress: null, errorMessage: reason }, ["waiting", "uploading", "processing"])
+      : clearProgress
+        ? await writeAssetChange(tx, assetId, { progress: null })
+        : undefined,
+    taskId ? await writeTaskChange(tx, taskId, { phase: "failed", errorMessage: reason }) : undefined,
+  ]);
 }

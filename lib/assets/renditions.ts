@@ -1,14 +1,14 @@
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
-import { db } from "@/db/client";
+import { commitThenAnnounce, db } from "@/db/client";
 import { assetRenditions, assets, transcodeChunks } from "@/db/schema";
 import { config } from "@/lib/config";
 import { compact } from "@/lib/compact";
 import { renditionChunkRequested } from "@/lib/jobs/events";
 import { emitEach } from "@/lib/jobs/emit";
-import { spawnTask, updateTask } from "@/lib/tasks/service";
+import { spawnTask, updateTask, writeTaskChange, type TaskChange } from "@/lib/tasks/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import { chunkPlan, defaultLadder, profileLadder, sourceVideo, type RenditionPlan } from "./ladder";
-import { assetById, renditionsOf, serializeAsset, serializeRendition, updateAsset, type AssetRow, type RenditionRow } from "./service";
+import { assetById, renditionsOf, serializeAsset, serializeRendition, writeAssetChange, type AssetRow, type RenditionRow } from "./service";
 
 /**
  * An asset's ABR ladder as durable state in PostgreSQL: a row per rendition and
@@ -222,24 +222,31 @@ export async function settleTranscode(assetId: string, published?: string): Prom
   if (!asset) return;
   const renditions = await renditionsOf(assetId);
   const open = renditions.filter((r) => r.phase === "transcoding");
-  let row: AssetRow | undefined = asset;
-  if (!open.length && asset.progress !== null) row = await updateAsset(assetId, { progress: null });
-  if (published || !open.length) {
-    await notifyWebhooks(asset.userId, "asset.updated", { payload: { asset: serializeAsset(row ?? asset, { renditions: renditions.map((r) => serializeRendition(r, asset.playbackId)) }) } });
-  }
   const taskId = asset.transcode?.taskId;
-  if (!taskId) return;
   if (open.length) {
+    if (published) await announceRenditions(asset, asset, renditions);
     // The asset's progress, which finishChunk keeps.
-    await updateTask(taskId, { progress: asset.progress ?? 0 });
+    if (taskId) await updateTask(taskId, { progress: asset.progress ?? 0 });
     return;
   }
+  // The last one ended: the asset stops reading as transcoding and its task ends in the same commit.
   const failed = renditions.filter((r) => r.phase === "failed");
-  if (failed.length === renditions.length) {
-    await updateTask(taskId, { phase: "failed", errorMessage: failed.map((r) => `${r.name}: ${r.errorMessage}`).join("; ") });
-  } else {
-    const output = { transcode: { renditions: renditions.map((r) => serializeRendition(r, asset.playbackId)) } };
-    await updateTask(taskId, { phase: "completed", progress: 1, output });
-  }
+  let row: AssetRow = asset;
+  await commitThenAnnounce(async (tx) => {
+    const settled = asset.progress !== null ? await writeAssetChange(tx, assetId, { progress: null }) : undefined;
+    row = settled?.row ?? asset;
+    if (!taskId) return [settled];
+    const end: TaskChange =
+      failed.length === renditions.length
+        ? { phase: "failed", errorMessage: failed.map((r) => `${r.name}: ${r.errorMessage}`).join("; ") }
+        : { phase: "completed", progress: 1, output: { transcode: { renditions: renditions.map((r) => serializeRendition(r, asset.playbackId)) } } };
+    return [settled, await writeTaskChange(tx, taskId, end)];
+  });
+  await announceRenditions(asset, row, renditions);
+}
+
+function announceRenditions(asset: AssetRow, row: AssetRow, renditions: RenditionRow[]) {
+  const payload = { asset: serializeAsset(row, { renditions: renditions.map((r) => serializeRendition(r, asset.playbackId)) }) };
+  return notifyWebhooks(asset.userId, "asset.updated", { payload });
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import { db } from "@/db/client";
+import { db, type Executor, type Written } from "@/db/client";
 import { assetRenditions, assets, tasks } from "@/db/schema";
 import { checkPlaybackPolicy } from "@/lib/access/policy";
 import type { PlaybackPolicy } from "@/lib/access/schema";
@@ -207,16 +207,22 @@ export type AssetChange = Partial<
 
 /** Moves an asset along; reaching ready or failed is announced to webhooks. */
 export async function updateAsset(assetId: string, change: AssetChange, onlyFrom?: AssetPhase[]): Promise<AssetRow | undefined> {
-  const before = await db().query.assets.findFirst({ where: eq(assets.id, assetId) });
+  const written = await writeAssetChange(db(), assetId, change, onlyFrom);
+  await written?.announce();
+  return written?.row;
+}
+
+/** updateAsset's write, on `tx` (a caller's transaction, so it commits with other writes); the caller announces it after. */
+export async function writeAssetChange(tx: Executor, assetId: string, change: AssetChange, onlyFrom?: AssetPhase[]): Promise<Written<AssetRow> | undefined> {
+  const before = await tx.query.assets.findFirst({ where: eq(assets.id, assetId) });
   if (!before || (onlyFrom && !onlyFrom.includes(before.phase as AssetPhase))) return undefined;
-  const [row] = await db()
+  const [row] = await tx
     .update(assets)
     .set({ ...change, updatedAt: Date.now() })
     .where(eq(assets.id, assetId))
     .returning();
   const event = change.phase && change.phase !== before.phase ? PHASE_EVENTS[change.phase as AssetPhase] : undefined;
-  if (event) await notifyWebhooks(row.userId, event, { payload: { asset: serializeAsset(row) } });
-  return row;
+  return { row, announce: async () => void (event && (await notifyWebhooks(row.userId, event, { payload: { asset: serializeAsset(row) } }))) };
 }
 
 /**

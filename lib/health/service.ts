@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
+import { DATABASE_UNAVAILABLE, RETRY_AFTER_S } from "@/db/availability";
 import { unavailable } from "@/lib/errors";
 import { workload } from "@/lib/metrics/cluster";
 import { objects } from "@/lib/storage";
@@ -20,7 +21,8 @@ const PROBE = "castline health probe";
  */
 export async function checkHealth(): Promise<Health> {
   const [database, store] = await Promise.all([measure("database", workload), measure("store", probeStore)]);
-  if (!database.ok) throw unavailable("database unavailable");
+  // The same answer the server gives while its watch sees the database down: one message, whichever notices first.
+  if (!database.ok) throw unavailable(DATABASE_UNAVAILABLE, RETRY_AFTER_S);
   const work = database.value;
   const jobs = { ok: work.lagS <= JOB_LAG_LIMIT_S, lagS: Math.round(work.lagS * 10) / 10, queued: work.queued };
   const up = work.healthyNodes + work.overloadedNodes;

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { db } from "@/db/client";
+import { db, type Executor, type Written } from "@/db/client";
 import { tasks } from "@/db/schema";
 import { compact } from "@/lib/compact";
 import { notFound } from "@/lib/errors";
@@ -78,14 +78,19 @@ export interface TaskChange {
  * not: it changes many times a second); a finished task stays finished.
  */
 export async function updateTask(taskId: string, change: TaskChange): Promise<void> {
-  const before = await db().query.tasks.findFirst({ where: eq(tasks.id, taskId) });
+  await (await writeTaskChange(db(), taskId, change))?.announce();
+}
+
+/** updateTask's write, on `tx` (a caller's transaction, so it commits with other writes); the caller announces it after. */
+export async function writeTaskChange(tx: Executor, taskId: string, change: TaskChange): Promise<Written<TaskRow> | undefined> {
+  const before = await tx.query.tasks.findFirst({ where: eq(tasks.id, taskId) });
   // Ended is ended: a job that fails after its asset was deleted does not turn "cancelled" into "failed".
-  if (!before || before.phase === "completed" || before.phase === "failed" || before.phase === "cancelled") return;
-  const [row] = await db()
+  if (!before || before.phase === "completed" || before.phase === "failed" || before.phase === "cancelled") return undefined;
+  const [row] = await tx
     .update(tasks)
     .set({ ...change, updatedAt: Date.now() })
     .where(eq(tasks.id, taskId))
     .returning();
   const event = change.phase && change.phase !== before.phase ? PHASE_EVENTS[change.phase] : undefined;
-  if (event) await notifyWebhooks(row.userId, event, { payload: { task: serializeTask(row) } });
+  return { row, announce: async () => void (event && (await notifyWebhooks(row.userId, event, { payload: { task: serializeTask(row) } }))) };
 }
