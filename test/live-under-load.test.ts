@@ -25,7 +25,11 @@ const PROFILES = [
   { name: "480p", width: 854, height: 480, bitrate: 1_400_000, fps: 30 },
   { name: "360p", width: 640, height: 360, bitrate: 700_000, fps: 30 },
 ];
-const PUBLISH_S = 150;
+/**
+ * Room for the ramp (busy loops every HOG_EVERY_MS reached 20 in the clean-clone run, where the
+ * node fell behind, in under a minute) and, after SETTLE_MS, over a minute of judged readings.
+ */
+const PUBLISH_S = 110;
 const SEGMENT_S = 2;
 /** The newest listed segment may trail what the encoder sent by the segment in progress, its storing, a poll: a few segments. */
 const EDGE_LIMIT_S = 4 * SEGMENT_S + 2;

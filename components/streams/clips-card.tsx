@@ -55,7 +55,7 @@ export function ClipsCard({ stream, liveSessionId }: { stream: Stream; liveSessi
         </CardBody>
       ) : (
         <ul aria-label="Clips" className="divide-y divide-zinc-100 text-sm">
-          {clips.data.map((c) => (
+          {clips.data.filter((c) => !replaced(c, clips.data, retry)).map((c) => (
             <ClipRow key={c.id} clip={c} retrying={retry.isPending && retry.variables?.id === c.id} onRetry={() => retry.mutate(c)} />
           ))}
         </ul>
@@ -91,3 +91,13 @@ function ClipRow({ clip, retrying, onRetry }: { clip: Asset; retrying: boolean; 
 
 /** The API writes its messages in lower case; on their own they read better capitalised. */
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * A retried clip once its replacement is listed: the retry makes the new clip, then deletes the
+ * old one, and a poll between the two would show both. Until the replacement is listed the old
+ * row stays, its Retry pending; if the retry fails it shows again beside the error.
+ */
+function replaced(c: Asset, all: Asset[], retry: ReturnType<typeof useRetryClip>): boolean {
+  if (retry.isError || retry.isIdle || retry.variables?.id !== c.id) return false;
+  return all.some((other) => other.id !== c.id && other.name === c.name && other.createdAt > c.createdAt);
+}

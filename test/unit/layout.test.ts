@@ -61,3 +61,34 @@ test("the web app and its jobs never import the media node's program", () => {
     .filter((file) => importsOf(path.join(root, file)).some((target) => path.relative(root, target).startsWith(`media-node${path.sep}`)));
   assert.deepEqual(offenders, []);
 });
+
+/** What a file imports for its running code: `import type` is erased by the compiler and pulls in nothing. */
+function runtimeSpecifiers(file: string): string[] {
+  const source = fs.readFileSync(file, "utf8").replace(/^\s*(?:import|export)\s+type\s[^;]*;/gm, "");
+  return [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map((m) => m[1]);
+}
+
+/** Modules that only a server has or may hold: Node's own, the database driver and ORM, the object store's SDK. */
+const SERVER_ONLY = /^(node:|(fs|path|os|child_process|crypto|net|http|https|stream|zlib)$|postgres$|drizzle-orm|@aws-sdk\/|@tus\/|prom-client$|inngest)/;
+
+test("the browser's code (each \"use client\" file and what it imports) reaches no server module: not db/ or inngest/, nor Node's own or the database's", () => {
+  // In place of the `server-only` package: it throws when imported outside Next's server build, and
+  // these server modules also run in plain Node (the launcher, job workers, the CLI, the tests).
+  const clientEntries = ["app", "components", "lib"].flatMap((dir) => [...sources(dir)]).filter((file) => /^\s*["']use client["']/.test(fs.readFileSync(path.join(root, file), "utf8")));
+  assert.ok(clientEntries.length > 20, `the dashboard's client components were found (${clientEntries.length})`);
+  const offenders = new Set<string>();
+  const seen = new Set<string>();
+  const pending = clientEntries.map((file) => path.join(root, file));
+  for (let file = pending.pop(); file; file = pending.pop()) {
+    const relative = path.relative(root, file).split(path.sep).join("/");
+    if (seen.has(relative)) continue;
+    seen.add(relative);
+    if (/^(db|inngest|media-node)\//.test(relative)) offenders.add(relative);
+    for (const specifier of runtimeSpecifiers(file)) {
+      if (SERVER_ONLY.test(specifier)) offenders.add(`${relative} imports ${specifier}`);
+      const target = resolve(file, specifier);
+      if (target) pending.push(target);
+    }
+  }
+  assert.deepEqual([...offenders].sort(), []);
+});
