@@ -33,6 +33,8 @@ export interface PoolOptions {
   namePattern?: string;
   /** Known durations (ms) of files from earlier runs: the longest start first. */
   known?: Record<string, number>;
+  /** Told as each file starts. */
+  onStart?: () => void;
 }
 
 /**
@@ -107,6 +109,7 @@ export function runPool(opts: PoolOptions): Promise<FileResult[]> {
     const fill = () => {
       while (queue.length && running < Math.max(1, limit())) {
         running++;
+        opts.onStart?.();
         void runFile(queue.shift()!, opts).then((result) => {
           results.push(result);
           running--;

@@ -9,7 +9,7 @@ import { freePort } from "@/lib/net/free-port";
 import { startAppProcess } from "./app-process";
 import { buildIfNeeded } from "./build-if-needed";
 import { CHROMIUM, ensurePrograms, FFMPEG } from "./prerequisites";
-import { nodeTestArgs, runPool, tapCounts, type FileResult } from "./test-pool";
+import { nodeTestArgs, runPool, tapCounts, type FileResult, type PoolOptions } from "./test-pool";
 
 /**
  * `npm test`: the type check and the suite's four tiers.
@@ -28,8 +28,8 @@ import { nodeTestArgs, runPool, tapCounts, type FileResult } from "./test-pool";
  *   npm test -- <word> -t <re>   only the tests whose names match
  *   npm test -- --serve          start the app under test and keep it up (Ctrl-C ends it);
  *                                `npm test -- <word>` in another shell then runs against it at once
- * Integration files run one at a time beside the browser tier and two at a time once it is done
- * (integrationConcurrency; TEST_CONCURRENCY fixes the number); a file with the line
+ * Integration files run one at a time beside the browser tier and two or three at a time once it
+ * is done (integrationConcurrency; TEST_CONCURRENCY fixes the number); a file with the line
  * `// npm test: alone` runs by itself at the end.
  */
 const root = process.cwd();
@@ -134,18 +134,60 @@ const runsAlone = (file: string) => ALONE.test(fs.readFileSync(path.join(root, f
 /**
  * Integration files at once: one while the browser tier runs beside them (together they keep
  * both cores busy), two once it is done (one file alone leaves a core idle much of the time:
- * API calls, waits on leases and real-time media). TEST_CONCURRENCY fixes it.
+ * API calls, waits on leases and real-time media), and a third while, since the last file
+ * started, the machine has stood at least IDLE_FOR_THIRD idle for IDLE_WINDOW_S (in the
+ * clean-clone run the two left 18-46% of it idle). TEST_CONCURRENCY fixes the number.
  */
-function integrationConcurrency(browserDone: () => boolean) {
+function integrationConcurrency(browserDone: () => boolean): Pick<PoolOptions, "concurrency" | "onStart"> & { stop(): void } {
   const fixed = process.env.TEST_CONCURRENCY;
-  return fixed ? () => Number(fixed) : () => (browserDone() ? 2 : 1);
+  if (fixed) return { concurrency: () => Number(fixed), stop: () => {} };
+  const idle = idleMeter(IDLE_WINDOW_S);
+  let thirds = 0;
+  return {
+    concurrency: () => {
+      if (!browserDone()) return 1;
+      if (!idle.full() || idle.share() < IDLE_FOR_THIRD) return 2;
+      if (thirds++ === 0) console.log(`\n(a third integration file at once: the machine stood ${Math.round(idle.share() * 100)}% idle for ${IDLE_WINDOW_S} s)`);
+      return 3;
+    },
+    // What a file just started will take is not in the window yet: measure afresh.
+    onStart: () => idle.restart(),
+    stop: () => idle.stop(),
+  };
+}
+const IDLE_WINDOW_S = 10;
+const IDLE_FOR_THIRD = 0.3;
+
+/** The share of the machine's CPU time spent idle over the last `windowS` seconds (os.cpus()' counters). */
+function idleMeter(windowS: number) {
+  const now = () => {
+    const cpus = os.cpus();
+    const idle = cpus.reduce((sum, c) => sum + c.times.idle, 0);
+    const all = cpus.reduce((sum, c) => sum + c.times.user + c.times.nice + c.times.sys + c.times.idle + c.times.irq, 0);
+    return { idle, all };
+  };
+  let samples = [now()];
+  const timer = setInterval(() => {
+    samples.push(now());
+    if (samples.length > windowS + 1) samples.shift();
+  }, 1000);
+  timer.unref();
+  return {
+    full: () => samples.length > windowS,
+    share: () => {
+      const [first, last] = [samples[0], samples[samples.length - 1]];
+      return last.all > first.all ? (last.idle - first.idle) / (last.all - first.all) : 0;
+    },
+    restart: () => void (samples = [now()]),
+    stop: () => clearInterval(timer),
+  };
 }
 
 async function integrationTier(files: string[], env: NodeJS.ProcessEnv, outDir: string, browserDone: () => boolean, namePattern?: string) {
   if (!files.length) return undefined;
   const known = fs.existsSync(DURATIONS) ? (JSON.parse(fs.readFileSync(DURATIONS, "utf8")) as Record<string, number>) : {};
-  const concurrency = integrationConcurrency(browserDone);
-  const results = await runPool({ files: files.filter((f) => !runsAlone(f)), concurrency, env, outDir, namePattern, known });
+  const { stop, ...concurrency } = integrationConcurrency(browserDone);
+  const results = await runPool({ files: files.filter((f) => !runsAlone(f)), ...concurrency, env, outDir, namePattern, known }).finally(stop);
   return { results, alone: files.filter(runsAlone), known };
 }
 
