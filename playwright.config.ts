@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM } from "./scripts/prerequisites";
 
 /**
  * Browser tests of the dashboard against a running Castline (a real app, database
@@ -27,8 +28,9 @@ export default defineConfig({
     browserName: "chromium",
     screenshot: "only-on-failure",
     launchOptions: {
-      // Debian's Chromium; Playwright's own browser download is not available offline.
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      // Debian's Chromium headless shell (scripts/prerequisites.ts installs it); Playwright's own
+      // browser download is not available offline.
+      executablePath: process.env.CHROMIUM_PATH ?? CHROMIUM.bin,
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
     },
   },
