@@ -19,10 +19,10 @@ import { objects } from "@/lib/storage";
 import { serializeTask, spawnTask, updateTask } from "@/lib/tasks/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import type { WebhookEvent } from "@/lib/webhooks/events";
-import { ipfsExportRefusal } from "./ipfs-export";
+import { ipfsExportRefusal } from "./transfer/ipfs-export";
 import { sourceKey } from "./keys";
 import type { Asset, AssetFilter, AssetPatch, AssetPhase, AssetRendition, AssetSource, ExportAsset, ImportAsset, RequestUpload, TranscodeOptions } from "./schema";
-import { signUploadToken } from "./upload-token";
+import { signUploadToken } from "./upload/token";
 
 export type AssetRow = typeof assets.$inferSelect;
 export type RenditionRow = typeof assetRenditions.$inferSelect;
@@ -33,7 +33,7 @@ const cdnOrigin = () => (config().CDN_URL ?? publicOrigin()).replace(/\/$/, "");
 /** A static MP4 rendition, with range requests. */
 export const mp4Url = (playbackId: string, rendition: string) => `${cdnOrigin()}/asset/${playbackId}/mp4/${rendition}.mp4`;
 
-/** The asset's ABR ladder, tallest first (lib/assets/renditions.ts makes it). */
+/** The asset's ABR ladder, tallest first (lib/assets/processing/renditions.ts makes it). */
 export async function renditionsOf(assetId: string): Promise<RenditionRow[]> {
   return db().select().from(assetRenditions).where(eq(assetRenditions.assetId, assetId)).orderBy(asc(assetRenditions.position));
 }
@@ -60,7 +60,7 @@ export function serializeAsset(row: AssetRow, { renditions }: { renditions?: Ass
   const ready = row.phase === "ready";
   // A ready asset's progress is its renditions' transcode: with none left transcoding there is
   // none, even in the moment before settleTranscode clears the column. Before the ladder is
-  // planned (no rendition yet) the column says whether one is coming (lib/assets/pipeline.ts).
+  // planned (no rendition yet) the column says whether one is coming (lib/assets/processing/pipeline.ts).
   const settled = ready && !!renditions?.length && !renditions.some((r) => r.phase === "transcoding");
   return compact({
     id: row.id,

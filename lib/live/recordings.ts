@@ -4,7 +4,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { sessions, streams } from "@/db/schema";
-import { failAsset, sourceArrived, storeSource } from "@/lib/assets/pipeline";
+import { failAsset, sourceArrived, storeSource } from "@/lib/assets/processing/pipeline";
 import { assetById, createAsset, serializeAsset } from "@/lib/assets/service";
 import { newId } from "@/lib/ids";
 import { runFfmpeg } from "@/lib/av/ffmpeg";

@@ -11,12 +11,12 @@ import { assetSourceStored } from "@/lib/jobs/events";
 import { emit } from "@/lib/jobs/emit";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";
-import { sourceKey } from "./keys";
-import { storeSource } from "./pipeline";
-import type { Asset } from "./schema";
-import { assetById, claimUpload, finishUpload, lapsedUploads, releaseUpload, renewUpload, serializeAsset, type AssetRow } from "./service";
+import { sourceKey } from "../keys";
+import { storeSource } from "../processing/pipeline";
+import type { Asset } from "../schema";
+import { assetById, claimUpload, finishUpload, lapsedUploads, releaseUpload, renewUpload, serializeAsset, type AssetRow } from "../service";
 import { assetOfTusUpload, removeTusUploadsOf, tusStore, tusUploads, type StoredTusUpload } from "./tus-store";
-import { verifyUploadToken } from "./upload-token";
+import { verifyUploadToken } from "./token";
 
 /** The import task that request-upload made with the asset. */
 export async function uploadTaskOf(assetId: string): Promise<string | undefined> {
