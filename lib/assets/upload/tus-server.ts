@@ -1,14 +1,14 @@
 import { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { Server } from "@tus/server";
+import { REFUSAL_STATUS } from "@/lib/api/errors";
 import { config } from "@/lib/config";
+import { Refusal } from "@/lib/errors";
 import { publicOrigin } from "@/lib/origin";
-import { releaseUpload, renewUpload } from "../service";
+import { claimForUpload, releaseUpload, renewUpload, UploadLease } from "./lease";
+import { receiveTusUpload } from "./receive";
+import { verifyUploadToken } from "./token";
 import { PgLocker } from "./tus-locker";
 import { assetOfTusUpload, newTusUploadId, tusStore, tusUploadOfSegment, tusUrlSegment } from "./tus-store";
-import { claimForUpload, receiveTusUpload, UploadLease } from "./receive";
-import { verifyUploadToken } from "./token";
-import { Refusal } from "@/lib/errors";
-import { REFUSAL_STATUS } from "@/lib/api/errors";
 
 export const TUS_PATH = "/api/asset/upload/tus";
 
