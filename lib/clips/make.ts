@@ -4,7 +4,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { sessions, tasks } from "@/db/schema";
-import { sourceArrived, storeSource } from "@/lib/assets/processing/pipeline";
+import { sourceArrived, storeSource } from "@/lib/assets/processing/store-source";
 import { mediaBase } from "@/lib/assets/processing/base";
 import { assetById } from "@/lib/assets/service";
 import { assetSourceStored } from "@/lib/jobs/events";

@@ -2,7 +2,7 @@ import { BodyTooLarge } from "@/lib/bounded-body";
 import { config } from "@/lib/config";
 import { FetchFailed, openUserUrl } from "@/lib/net/download";
 import { updateTask } from "@/lib/tasks/service";
-import { sourceArrived, storeSource } from "../processing/pipeline";
+import { sourceArrived, storeSource } from "../processing/store-source";
 import { metered } from "./progress";
 import { updateAsset } from "../service";
 

@@ -9,7 +9,7 @@ import { forbidden, invalid } from "@/lib/errors";
 import { assetSourceStored } from "@/lib/jobs/events";
 import { emit } from "@/lib/jobs/emit";
 import { updateTask } from "@/lib/tasks/service";
-import { storeSource } from "../processing/pipeline";
+import { storeSource } from "../processing/store-source";
 import type { Asset } from "../schema";
 import { assetById, serializeAsset } from "../service";
 import { claimForUpload, finishUpload, releaseUpload, UploadLease } from "./lease";
