@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { defaultLadder } from "@/lib/assets/ladder";
+import { defaultLadder } from "@/lib/assets/processing/ladder";
 import { config } from "@/lib/config";
-import { SEGMENT_S } from "@/lib/assets/transcode";
+import { SEGMENT_S } from "@/lib/assets/processing/transcode";
 import { api, putFile } from "./vod";
 
 /**
@@ -40,7 +40,7 @@ function makeSource(file: string) {
   if (r.status !== 0) throw new Error(`making the source failed: ${r.stderr}`);
 }
 
-/** The same ladder as Castline's chunk jobs make (lib/assets/transcode.ts chunkArgs), in one ffmpeg. */
+/** The same ladder as Castline's chunk jobs make (lib/assets/processing/transcode.ts chunkArgs), in one ffmpeg. */
 function bareLadder(source: string, out: string): number {
   const ladder = defaultLadder({ width: 1920, height: 1080, fps: 30 });
   const split = `[0:v]split=${ladder.length}${ladder.map((_, i) => `[s${i}]`).join("")}`;

@@ -1,4 +1,4 @@
-import { transcodeSlots } from "@/lib/assets/transcode";
+import { transcodeSlots } from "@/lib/assets/processing/transcode";
 import { config } from "@/lib/config";
 import { inngest } from "@/lib/jobs/client";
 import { startJobDriver, type JobDriver } from "@/lib/jobs/driver";

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { DATABASE_UNAVAILABLE, RETRY_AFTER_S, watchDatabase } from "@/db/availability";
 import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
-import { startUploadSweeper } from "@/lib/assets/upload";
+import { startUploadSweeper } from "@/lib/assets/upload/sweep";
 import { config, reloadConfig } from "@/lib/config";
 import { usesInngestServer } from "@/lib/jobs/mode";
 import { startBackgroundWork } from "@/inngest/start";

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, describe, test } from "node:test";
-import { exportToIpfs } from "@/lib/assets/export";
+import { exportToIpfs } from "@/lib/assets/transfer/export";
 import { newAccount, type Api } from "./support/client";
 // Closes the database pool this process opens (exportToIpfs below).
 import "./support/db";

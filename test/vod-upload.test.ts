@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { promisify } from "node:util";
-import { signUploadToken } from "@/lib/assets/upload-token";
+import { signUploadToken } from "@/lib/assets/upload/token";
 import { BASE, newAccount } from "./support/client";
 import { decodes, ffprobe } from "./support/media";
 import { startReceiver } from "./support/receiver";

@@ -1,5 +1,5 @@
 import { whileAssetExists } from "@/lib/assets/cancel";
-import { failAsset } from "@/lib/assets/pipeline";
+import { failAsset } from "@/lib/assets/processing/pipeline";
 import { makeClip } from "@/lib/clips/make";
 import { inngest } from "@/lib/jobs/client";
 import { clipRequested } from "@/lib/jobs/events";

@@ -1,12 +1,12 @@
-import { failRendition, renditionsClaimedBy, settleTranscode } from "@/lib/assets/renditions";
+import { failRendition, renditionsClaimedBy, settleTranscode } from "@/lib/assets/processing/renditions";
 import { whileAssetExists } from "@/lib/assets/cancel";
-import { publishRendition, storeStaticMp4, transcodeChunk } from "@/lib/assets/transcode";
+import { publishRendition, storeStaticMp4, transcodeChunk } from "@/lib/assets/processing/transcode";
 import { inngest } from "@/lib/jobs/client";
 import { renditionChunkRequested } from "@/lib/jobs/events";
 
 /**
  * One chunk of one rendition of an asset's ladder: any job worker on any machine
- * takes it (lib/assets/renditions.ts queued one per chunk), with the chunk's other
+ * takes it (lib/assets/processing/renditions.ts queued one per chunk), with the chunk's other
  * renditions no job has taken yet, all from one decode. Its result is stored as
  * soon as it is done, so a worker killed mid-ladder costs only the chunks it was
  * doing. Whichever job finishes a rendition's last chunk publishes it (its playlist;

@@ -27,7 +27,7 @@ export function assetMasterPlaylist(asset: AssetRow, renditions: RenditionRow[],
   const video = spec?.tracks.find((t) => t.type === "video");
   const tallest = Math.max(0, ...ready.map((r) => Math.min(r.width, r.height)));
   if (video && (!final || tallest < Math.min(video.width, video.height))) {
-    // The HLS source is the original's remux, or its H.264 transcode (lib/assets/source-transcode.ts).
+    // The HLS source is the original's remux, or its H.264 transcode (lib/assets/processing/source-transcode.ts).
     const transcoded = asset.files?.transcoded;
     const bitrate = transcoded?.bitrate ?? spec?.bitrate ?? (asset.size && spec?.duration ? (asset.size * 8) / spec.duration : 0);
     const { width, height } = transcoded ?? video;

@@ -1,28 +1,22 @@
-import { and, asc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { db, type Executor, type Written } from "@/db/client";
 import { assetRenditions, assets, tasks } from "@/db/schema";
 import { checkPlaybackPolicy } from "@/lib/access/policy";
 import type { PlaybackPolicy } from "@/lib/access/schema";
 import { compact } from "@/lib/compact";
-import { invalid, notFound } from "@/lib/errors";
+import { notFound } from "@/lib/errors";
 import { inRange, nameContains, pageOf, type Page, type PageQuery } from "@/db/pagination";
 import type { Order } from "@/lib/api/list-query";
 import { config } from "@/lib/config";
 import { newId, newPlaybackId } from "@/lib/ids";
-import { assetExportRequested, assetImportRequested, assetPurged, assetUploadAwaited } from "@/lib/jobs/events";
+import { assetPurged } from "@/lib/jobs/events";
 import { emit } from "@/lib/jobs/emit";
-import { privateHostReason } from "@/lib/net/guard";
-import { withoutCredentials } from "@/lib/net/http-url";
 import { publicOrigin } from "@/lib/origin";
-import { seal } from "@/lib/secrets";
 import { objects } from "@/lib/storage";
-import { serializeTask, spawnTask, updateTask } from "@/lib/tasks/service";
+import { updateTask } from "@/lib/tasks/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import type { WebhookEvent } from "@/lib/webhooks/events";
-import { ipfsExportRefusal } from "./ipfs-export";
-import { sourceKey } from "./keys";
-import type { Asset, AssetFilter, AssetPatch, AssetPhase, AssetRendition, AssetSource, ExportAsset, ImportAsset, RequestUpload, TranscodeOptions } from "./schema";
-import { signUploadToken } from "./upload-token";
+import type { Asset, AssetFilter, AssetPatch, AssetPhase, AssetRendition, AssetSource, TranscodeOptions } from "./schema";
 
 export type AssetRow = typeof assets.$inferSelect;
 export type RenditionRow = typeof assetRenditions.$inferSelect;
@@ -33,7 +27,7 @@ const cdnOrigin = () => (config().CDN_URL ?? publicOrigin()).replace(/\/$/, "");
 /** A static MP4 rendition, with range requests. */
 export const mp4Url = (playbackId: string, rendition: string) => `${cdnOrigin()}/asset/${playbackId}/mp4/${rendition}.mp4`;
 
-/** The asset's ABR ladder, tallest first (lib/assets/renditions.ts makes it). */
+/** The asset's ABR ladder, tallest first (lib/assets/processing/renditions.ts makes it). */
 export async function renditionsOf(assetId: string): Promise<RenditionRow[]> {
   return db().select().from(assetRenditions).where(eq(assetRenditions.assetId, assetId)).orderBy(asc(assetRenditions.position));
 }
@@ -60,7 +54,7 @@ export function serializeAsset(row: AssetRow, { renditions }: { renditions?: Ass
   const ready = row.phase === "ready";
   // A ready asset's progress is its renditions' transcode: with none left transcoding there is
   // none, even in the moment before settleTranscode clears the column. Before the ladder is
-  // planned (no rendition yet) the column says whether one is coming (lib/assets/pipeline.ts).
+  // planned (no rendition yet) the column says whether one is coming (lib/assets/processing/pipeline.ts).
   const settled = ready && !!renditions?.length && !renditions.some((r) => r.phase === "transcoding");
   return compact({
     id: row.id,
@@ -225,133 +219,6 @@ export async function writeAssetChange(tx: Executor, assetId: string, change: As
   return { row, announce: async () => void (event && (await notifyWebhooks(row.userId, event, { payload: { asset: serializeAsset(row) } }))) };
 }
 
-/**
- * An upload holds its asset with a claim (the PUT's or tus upload's id) under a
- * lease of UPLOAD_LEASE_S that bytes arriving renew: a second upload to the same
- * asset is refused rather than mixed with the first, while one that stalled,
- * disconnected or died with its process frees the asset when its lease lapses.
- */
-const leaseMs = () => config().UPLOAD_LEASE_S * 1000;
-
-/** Claims that no longer hold their asset (null: claimed before leases existed). */
-const lapsed = (now: number) => and(eq(assets.phase, "uploading"), or(isNull(assets.uploadLeaseUntil), lt(assets.uploadLeaseUntil, now)));
-
-/** Takes a waiting asset, or one whose upload's lease lapsed, for the upload `claim`. */
-export async function claimUpload(assetId: string, claim: string): Promise<AssetRow | undefined> {
-  const now = Date.now();
-  const [row] = await db()
-    .update(assets)
-    .set({ phase: "uploading", uploadClaim: claim, uploadLeaseUntil: now + leaseMs(), updatedAt: now })
-    .where(and(eq(assets.id, assetId), isNull(assets.deletedAt), or(eq(assets.phase, "waiting"), lapsed(now))))
-    .returning();
-  return row;
-}
-
-/** Extends a live claim; false once it has lapsed or the asset was taken over or deleted. */
-export async function renewUpload(assetId: string, claim: string): Promise<boolean> {
-  const now = Date.now();
-  const renewed = await db()
-    .update(assets)
-    .set({ uploadLeaseUntil: now + leaseMs() })
-    .where(
-      and(eq(assets.id, assetId), isNull(assets.deletedAt), eq(assets.phase, "uploading"), eq(assets.uploadClaim, claim), gte(assets.uploadLeaseUntil, now)),
-    )
-    .returning({ id: assets.id });
-  return renewed.length > 0;
-}
-
-/** An upload that broke off: the asset waits for another try with the same URL. */
-export async function releaseUpload(assetId: string, claim: string | null): Promise<void> {
-  await db()
-    .update(assets)
-    .set({ phase: "waiting", uploadClaim: null, uploadLeaseUntil: null, updatedAt: Date.now() })
-    .where(and(eq(assets.id, assetId), eq(assets.phase, "uploading"), claim === null ? isNull(assets.uploadClaim) : eq(assets.uploadClaim, claim)));
-}
-
-/** The claim's file is stored: the asset moves on to processing. False if the claim was lost. */
-export async function finishUpload(assetId: string, claim: string, progress: number): Promise<boolean> {
-  const done = await db()
-    .update(assets)
-    .set({ phase: "processing", progress, errorMessage: null, uploadClaim: null, uploadLeaseUntil: null, updatedAt: Date.now() })
-    .where(and(eq(assets.id, assetId), eq(assets.phase, "uploading"), eq(assets.uploadClaim, claim)))
-    .returning({ id: assets.id });
-  return done.length > 0;
-}
-
-/** Uploads whose lease lapsed: their process died, or their client stalled or went away. */
-export async function lapsedUploads(now = Date.now()): Promise<AssetRow[]> {
-  return db().select().from(assets).where(lapsed(now));
-}
-
 export async function assetById(assetId: string) {
   return db().query.assets.findFirst({ where: eq(assets.id, assetId) });
 }
-
-/**
- * POST /asset/request-upload: a waiting asset, its import task, and where to send
- * the file: a URL pre-signed by the object store (S3) or by the app (local disk),
- * and a tus endpoint for resumable uploads.
- */
-export async function requestUpload(userId: string, { name, profiles, staticMp4, playbackPolicy }: RequestUpload) {
-  const ttl = config().UPLOAD_URL_TTL_S;
-  const asset = await createAsset(userId, {
-    name,
-    source: { type: "directUpload" },
-    phase: "waiting",
-    transcode: { profiles, staticMp4 },
-    playbackPolicy: await checkPlaybackPolicy(userId, playbackPolicy),
-  });
-  const key = sourceKey(asset.id);
-  const task = await spawnTask({ userId, type: "import", outputAssetId: asset.id, params: { import: { uploadedObjectKey: key } } });
-  const token = signUploadToken(asset.id, ttl);
-  const storeUrl = await objects().presignedPut(key, ttl);
-  // Nothing tells the app when a PUT straight to the store completes: a job watches for the object.
-  if (storeUrl) await emit(assetUploadAwaited, { assetId: asset.id, taskId: task.id, expiresAt: Date.now() + ttl * 1000 });
-  const origin = publicOrigin();
-  return {
-    url: storeUrl ?? `${origin}/api/asset/upload/direct?token=${token}`,
-    tusEndpoint: `${origin}/api/asset/upload/tus?token=${token}`,
-    asset: serializeAsset(asset),
-    task: serializeTask(task),
-  };
-}
-
-/** POST /asset/import: the asset and its task at once; the download runs in the background. */
-export async function importAsset(userId: string, body: ImportAsset) {
-  const refused = await privateHostReason(body.url);
-  if (refused) throw invalid(`url: refusing to import from ${refused}`);
-  const shown = withoutCredentials(body.url);
-  const asset = await createAsset(userId, {
-    name: body.name,
-    source: { type: "url", url: shown },
-    phase: "waiting",
-    transcode: { profiles: body.profiles, staticMp4: body.staticMp4 },
-    playbackPolicy: await checkPlaybackPolicy(userId, body.playbackPolicy),
-  });
-  const task = await spawnTask({ userId, type: "import", outputAssetId: asset.id, params: { import: { url: shown } } });
-  await emit(assetImportRequested, { assetId: asset.id, taskId: task.id, sealedUrl: seal(body.url) });
-  return { asset: serializeAsset(asset), task: serializeTask(task) };
-}
-
-/**
- * POST /asset/{id}/export. Credentials (pinning keys, custom headers, the URL's
- * userinfo and query) travel sealed with the job only; the task shows what was asked,
- * never the secrets.
- */
-export async function exportAsset(userId: string, assetId: string, body: ExportAsset) {
-  const asset = await ownAsset(userId, assetId);
-  if (asset.phase !== "ready") throw invalid(`asset is not ready to export (phase: ${asset.phase})`);
-  const gated = body.ipfs && ipfsExportRefusal(asset.playbackPolicy);
-  if (gated) throw invalid(`ipfs: ${gated}`);
-  if (body.custom) {
-    const refused = await privateHostReason(body.custom.url);
-    if (refused) throw invalid(`custom.url: refusing to export to ${refused}`);
-  }
-  const shown = body.ipfs
-    ? { ipfs: compact({ nftMetadata: body.ipfs.nftMetadata, pinning: body.ipfs.pinning ? { configured: true } : undefined }) }
-    : { custom: { url: withoutCredentials(body.custom!.url), method: body.custom!.method } };
-  const task = await spawnTask({ userId, type: "export", inputAssetId: asset.id, params: { export: shown } });
-  await emit(assetExportRequested, { taskId: task.id, assetId: asset.id, sealedExport: seal(body) });
-  return { task: serializeTask(task) };
-}
-

@@ -15,7 +15,7 @@ export const assetSourceStored = eventType("asset/source.stored", {
   schema: z.object({ assetId: z.string(), taskId: z.string().optional() }),
 });
 
-/** One chunk of one rendition of an asset's ABR ladder to transcode (lib/assets/renditions.ts plans them). */
+/** One chunk of one rendition of an asset's ABR ladder to transcode (lib/assets/processing/renditions.ts plans them). */
 export const renditionChunkRequested = eventType("asset/rendition-chunk.requested", {
   schema: z.object({ assetId: z.string(), rendition: z.string(), index: z.number().int().min(0) }),
 });

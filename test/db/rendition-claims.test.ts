@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { and, eq } from "drizzle-orm";
 import { assetRenditions, transcodeChunks } from "@/db/schema";
-import { claimChunk, finishChunk, finishedUnpublished } from "@/lib/assets/renditions";
+import { claimChunk, finishChunk, finishedUnpublished } from "@/lib/assets/processing/renditions";
 import { createAsset } from "@/lib/assets/service";
 import { createUser } from "@/lib/users/service";
 import { db } from "../support/db";
 
 /**
- * The chunk claims of a ladder (lib/assets/renditions.ts) when a job is killed at the worst
+ * The chunk claims of a ladder (lib/assets/processing/renditions.ts) when a job is killed at the worst
  * moments, on the real database: the jobs of the other renditions of its chunk have already
  * ended, seeing the chunk taken, so only a retry of the killed job can finish what it held.
  */

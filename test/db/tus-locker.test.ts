@@ -4,10 +4,10 @@ import { randomUUID } from "node:crypto";
 import { after, describe, test } from "node:test";
 import postgres from "postgres";
 import { ERRORS } from "@tus/server";
-import { PgLocker } from "@/lib/assets/tus-locker";
+import { PgLocker } from "@/lib/assets/upload/tus-locker";
 
 /**
- * The tus lock shared by app instances (lib/assets/tus-locker.ts), against the real
+ * The tus lock shared by app instances (lib/assets/upload/tus-locker.ts), against the real
  * PostgreSQL: each PgLocker is one instance's (its own connection), a child process
  * is an instance that dies.
  */

@@ -1,4 +1,4 @@
-import { PgLocker } from "@/lib/assets/tus-locker";
+import { PgLocker } from "@/lib/assets/upload/tus-locker";
 
 /** Another app instance, reduced to this: takes a tus upload's lock, says so, and keeps it until killed. */
 async function main() {

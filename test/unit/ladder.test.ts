@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { chunkPlan, defaultLadder, profileLadder } from "@/lib/assets/ladder";
+import { chunkPlan, defaultLadder, profileLadder } from "@/lib/assets/processing/ladder";
 import { fitToSource } from "@/lib/av/fit";
 import { TranscodeProfile } from "@/lib/assets/schema";
 import { assetMasterPlaylist } from "@/lib/assets/master";

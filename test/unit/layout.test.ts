@@ -62,6 +62,13 @@ test("the web app and its jobs never import the media node's program", () => {
   assert.deepEqual(offenders, []);
 });
 
+test("the routes that take an upload's bytes reach no ffmpeg: the jobs that process the file run it", () => {
+  // Why lib/assets/processing/store-source.ts stands apart from the pipeline.
+  for (const entry of ["app/api/asset/upload/direct/route.ts", "app/api/asset/upload/tus/[[...path]]/route.ts"]) {
+    assert.ok(!closure(entry).has(path.join("lib", "av", "ffmpeg.ts")), entry);
+  }
+});
+
 /** What a file imports for its running code: `import type` is erased by the compiler and pulls in nothing. */
 function runtimeSpecifiers(file: string): string[] {
   const source = fs.readFileSync(file, "utf8").replace(/^\s*(?:import|export)\s+type\s[^;]*;/gm, "");

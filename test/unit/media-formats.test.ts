@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { rotationOf } from "@/lib/assets/inspect";
-import { pictureFilter, sourceTranscodeArgs } from "@/lib/assets/source-transcode";
+import { rotationOf } from "@/lib/assets/processing/inspect";
+import { pictureFilter, sourceTranscodeArgs } from "@/lib/assets/processing/source-transcode";
 import { containerNamed, containerOf, READABLE_DEMUXERS } from "@/lib/av/containers";
 
 const MOV = "mov,mp4,m4a,3gp,3g2,mj2";

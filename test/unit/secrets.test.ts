@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { signUploadToken, verifyUploadToken } from "@/lib/assets/upload-token";
+import { signUploadToken, verifyUploadToken } from "@/lib/assets/upload/token";
 import { reloadConfig } from "@/lib/config";
 import { seal, unseal } from "@/lib/secrets";
 import { pendingAccountOf, signUpToken } from "@/lib/users/verification";

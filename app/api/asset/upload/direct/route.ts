@@ -2,7 +2,7 @@ import type { ReadableStream } from "node:stream/web";
 import { preflight } from "@/lib/api/cors";
 import { operations } from "@/lib/api/operations";
 import { route } from "@/lib/api/route";
-import { receiveSignedUpload } from "@/lib/assets/upload";
+import { receiveSignedUpload } from "@/lib/assets/upload/receive";
 
 /**
  * PUT <the url from request-upload>: the raw file, no API key (the signed token

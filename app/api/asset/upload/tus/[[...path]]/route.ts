@@ -1,6 +1,6 @@
 import { operations } from "@/lib/api/operations";
 import { rawRoute } from "@/lib/api/route";
-import { handleTus } from "@/lib/api/tus";
+import { handleTus } from "@/lib/assets/upload/tus-server";
 
 /**
  * The tus endpoint of request-upload (tusEndpoint). No GET: finished uploads

@@ -3,44 +3,27 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { commitThenAnnounce } from "@/db/client";
-import { capped } from "@/lib/bounded-body";
-import { config } from "@/lib/config";
 import { ffmpeg } from "@/lib/av/ffmpeg";
 import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
 import { updateTask, writeTaskChange } from "@/lib/tasks/service";
-import { hashList, Hasher, type Digest } from "./hashing";
+import { hashList, Hasher } from "./hashing";
 import { mediaBase } from "./base";
 import { inspectMedia, MediaRejected, type SourcePlan } from "./inspect";
 import { sourceVideo } from "./ladder";
-import { hlsPrefix, hlsSourceKey, metadataKey, sourceKey, thumbnailKey } from "./keys";
-import type { VideoSpec } from "./schema";
-import { assetById, renditionsOf, updateAsset, writeAssetChange } from "./service";
+import { hlsPrefix, hlsSourceKey, metadataKey, sourceKey, thumbnailKey } from "../keys";
+import type { VideoSpec } from "../schema";
+import { assetById, renditionsOf, updateAsset, writeAssetChange } from "../service";
 
 /**
- * The asset pipeline, one function per durable step: store the source (hashing
- * it on the way in), inspect it (ffprobe: accept or reject, and plan), transcode it
- * to H.264/AAC when browsers cannot play it as it is (lib/assets/source-transcode.ts),
- * make it playable (HLS by remuxing, no re-encode, plus a thumbnail). Each step can run again
- * after a crash and ends in the same state. The ABR ladder follows once the asset
- * is playable (lib/assets/renditions.ts, lib/assets/transcode.ts).
+ * The asset pipeline, one function per durable step: store the source (hashing it
+ * on the way in: lib/assets/processing/store-source.ts), inspect it (ffprobe: accept
+ * or reject, and plan), transcode it to H.264/AAC when browsers cannot play it as it is
+ * (lib/assets/processing/source-transcode.ts), make it playable (HLS by remuxing, no
+ * re-encode, plus a thumbnail). Each step can run again after a crash and ends in the
+ * same state. The ABR ladder follows once the asset is playable
+ * (lib/assets/processing/renditions.ts, lib/assets/processing/transcode.ts).
  */
-
-/** Streams a source file into the store under the asset, hashing it as it passes; past MAX_UPLOAD_BYTES it fails with BodyTooLarge. */
-export async function storeSource(assetId: string, body: Readable): Promise<Digest> {
-  const hasher = new Hasher();
-  const limited = (source: AsyncIterable<Uint8Array>) => capped(source, config().MAX_UPLOAD_BYTES, "the file");
-  await Promise.all([pipeline(body, limited, hasher), objects().write(sourceKey(assetId), hasher)]);
-  const digest = hasher.digest();
-  await updateAsset(assetId, { size: digest.size, hash: hashList(digest), files: { source: sourceKey(assetId) } });
-  return digest;
-}
-
-/** A source that arrived: the asset starts processing and its task shows it. */
-export async function sourceArrived(assetId: string, taskId: string | undefined, progress: number) {
-  await updateAsset(assetId, { phase: "processing", progress, errorMessage: null });
-  if (taskId) await updateTask(taskId, { phase: "running", progress });
-}
 
 export type Inspection = { ok: true; videoSpec: VideoSpec; plan: SourcePlan } | { ok: false; reason: string };
 
@@ -70,7 +53,7 @@ export async function inspectSource(assetId: string, taskId: string | undefined,
 }
 
 /**
- * HLS by remuxing the asset's base (lib/assets/base.ts: the original when browsers play
+ * HLS by remuxing the asset's base (lib/assets/processing/base.ts: the original when browsers play
  * it as it is, no re-encode, playable within seconds whatever its length; else its
  * H.264 transcode) and a thumbnail, written to the store; then the asset is ready.
  */

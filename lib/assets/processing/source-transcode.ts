@@ -7,8 +7,8 @@ import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";
 import type { SourcePlan } from "./inspect";
-import { sourceKey, transcodedSourceKey } from "./keys";
-import { assetById, updateAsset } from "./service";
+import { sourceKey, transcodedSourceKey } from "../keys";
+import { assetById, updateAsset } from "../service";
 import { SEGMENT_S, withTranscodeSlot } from "./transcode";
 
 /** Where the asset's progress stands when the transcode ends: the HLS packaging and thumbnail are quick. */
@@ -21,7 +21,7 @@ const PROGRESS_EVERY_MS = 2000;
  * square pixels, even dimensions), SDR BT.709 8-bit 4:2:0, keyframes every segment (or the
  * original's H.264 as it is, when only its sound needed converting). The
  * asset's HLS source is its remux, and the ladder, thumbnails and clips are made from it
- * (lib/assets/base.ts); the original stays as it was uploaded, for download. A background
+ * (lib/assets/processing/base.ts); the original stays as it was uploaded, for download. A background
  * encode (lower CPU priority, within the machine's transcode slots), called off with the asset.
  */
 export async function transcodeSource(assetId: string, taskId: string | undefined, plan: SourcePlan, from: number): Promise<void> {

@@ -1,8 +1,8 @@
 import { containerNamed } from "@/lib/av/containers";
 import { userMediaInput } from "@/lib/av/ffmpeg";
 import { objects } from "@/lib/storage";
-import { sourceKey } from "./keys";
-import type { AssetRow } from "./service";
+import { sourceKey } from "../keys";
+import type { AssetRow } from "../service";
 
 /**
  * The file an asset's HLS source, ladder, seek thumbnails and clips are made from: its

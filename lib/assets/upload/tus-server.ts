@@ -1,14 +1,14 @@
 import { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { Server } from "@tus/server";
+import { REFUSAL_STATUS } from "@/lib/api/errors";
 import { config } from "@/lib/config";
-import { publicOrigin } from "@/lib/origin";
-import { releaseUpload, renewUpload } from "@/lib/assets/service";
-import { PgLocker } from "@/lib/assets/tus-locker";
-import { assetOfTusUpload, newTusUploadId, tusStore, tusUploadOfSegment, tusUrlSegment } from "@/lib/assets/tus-store";
-import { claimForUpload, receiveTusUpload, UploadLease } from "@/lib/assets/upload";
-import { verifyUploadToken } from "@/lib/assets/upload-token";
 import { Refusal } from "@/lib/errors";
-import { REFUSAL_STATUS } from "./errors";
+import { publicOrigin } from "@/lib/origin";
+import { claimForUpload, releaseUpload, renewUpload, UploadLease } from "./lease";
+import { receiveTusUpload } from "./receive";
+import { verifyUploadToken } from "./token";
+import { PgLocker } from "./tus-locker";
+import { assetOfTusUpload, newTusUploadId, tusStore, tusUploadOfSegment, tusUrlSegment } from "./tus-store";
 
 export const TUS_PATH = "/api/asset/upload/tus";
 
@@ -28,7 +28,7 @@ let server: Server | undefined;
  * the lease lapses another upload may take the asset over, which removes this
  * one. A finished upload streams into the object store and processing starts.
  * Any app instance serves any request: parts are in the bucket (with S3) and the
- * lock on an upload is PostgreSQL's (lib/assets/tus-locker.ts).
+ * lock on an upload is PostgreSQL's (lib/assets/upload/tus-locker.ts).
  */
 function tusServer(): Server {
   if (server) return server;

@@ -1,7 +1,7 @@
 import { containerOf, type Container } from "@/lib/av/containers";
 import { ffmpeg, userMediaInput } from "@/lib/av/ffmpeg";
 import { frameRate, probeUserMedia, type Probe, type ProbeStream } from "@/lib/av/probe";
-import type { VideoSpec } from "./schema";
+import type { VideoSpec } from "../schema";
 
 /** A file the platform cannot take: one that cannot be decoded, or has no video. */
 export class MediaRejected extends Error {

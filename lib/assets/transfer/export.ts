@@ -6,10 +6,10 @@ import { publicOrigin } from "@/lib/origin";
 import { objects } from "@/lib/storage";
 import { updateTask } from "@/lib/tasks/service";
 import { ipfsExportRefusal } from "./ipfs-export";
-import { sourceKey } from "./keys";
+import { sourceKey } from "../keys";
 import { metered } from "./progress";
-import type { ExportAsset } from "./schema";
-import { assetById, serializeAsset, updateAsset } from "./service";
+import type { ExportAsset } from "../schema";
+import { assetById, serializeAsset, updateAsset } from "../service";
 
 export interface ExportRequest {
   taskId: string;

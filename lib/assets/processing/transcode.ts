@@ -11,10 +11,10 @@ import { probe } from "@/lib/av/probe";
 import { inScratch } from "@/lib/scratch";
 import { objects } from "@/lib/storage";
 import { mediaBase } from "./base";
-import { mp4Key, renditionKey, thumbnailsPrefix } from "./keys";
+import { mp4Key, renditionKey, thumbnailsPrefix } from "../keys";
 import { claimChunk, finishChunk, finishedUnpublished, renditionChunks, updateRendition, type ChunkJob } from "./renditions";
-import type { VideoSpec } from "./schema";
-import { assetById, renditionsOf, updateAsset, type RenditionRow } from "./service";
+import type { VideoSpec } from "../schema";
+import { assetById, renditionsOf, updateAsset, type RenditionRow } from "../service";
 
 /**
  * The ffmpeg side of VOD renditions: one chunk of one rendition at a time, read
@@ -108,7 +108,7 @@ export async function transcodeChunk(job: ChunkJob, claimant: string): Promise<{
 }
 
 interface ChunkInput {
-  /** ffmpeg's arguments opening the asset's base (lib/assets/base.ts): H.264 and AAC. */
+  /** ffmpeg's arguments opening the asset's base (lib/assets/processing/base.ts): H.264 and AAC. */
   input: string[];
   dir: string;
   prefix: string;
@@ -131,7 +131,7 @@ export function chunkArgs(c: ChunkInput): string[] {
   const video = c.spec.tracks.find((t) => t.type === "video");
   const audio = c.spec.tracks.find((t) => t.type === "audio");
   const n = c.renditions.length;
-  // The ladder already fitted each size to the source's aspect (lib/assets/ladder.ts).
+  // The ladder already fitted each size to the source's aspect (lib/assets/processing/ladder.ts).
   const chains = c.renditions.map((r, i) => {
     const fps = !video?.fps || r.fps < video.fps - 0.01 ? `,fps=${r.fps}` : "";
     return `[v${i}]scale=${r.width}:${r.height},setsar=1${fps}[o${i}]`;

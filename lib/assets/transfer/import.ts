@@ -2,9 +2,9 @@ import { BodyTooLarge } from "@/lib/bounded-body";
 import { config } from "@/lib/config";
 import { FetchFailed, openUserUrl } from "@/lib/net/download";
 import { updateTask } from "@/lib/tasks/service";
-import { sourceArrived, storeSource } from "./pipeline";
+import { sourceArrived, storeSource } from "../processing/store-source";
 import { metered } from "./progress";
-import { updateAsset } from "./service";
+import { updateAsset } from "../service";
 
 /** No byte for this long ends the download (a stalled server); a slow but moving one may take hours. */
 const IDLE_TIMEOUT_MS = 30_000;

@@ -1,5 +1,5 @@
 import { fitToSource, type SourceVideo } from "@/lib/av/fit";
-import type { TranscodeProfile, VideoSpec } from "./schema";
+import type { TranscodeProfile, VideoSpec } from "../schema";
 
 /**
  * The VOD ladder: which renditions an asset gets and how its source is cut into

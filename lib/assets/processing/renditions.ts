@@ -8,7 +8,7 @@ import { emitEach } from "@/lib/jobs/emit";
 import { spawnTask, updateTask, writeTaskChange, type TaskChange } from "@/lib/tasks/service";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import { chunkPlan, defaultLadder, profileLadder, sourceVideo, type RenditionPlan } from "./ladder";
-import { assetById, renditionsOf, serializeAsset, serializeRendition, writeAssetChange, type AssetRow, type RenditionRow } from "./service";
+import { assetById, renditionsOf, serializeAsset, serializeRendition, writeAssetChange, type AssetRow, type RenditionRow } from "../service";
 
 /**
  * An asset's ABR ladder as durable state in PostgreSQL: a row per rendition and
