@@ -7,6 +7,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { ladderArgs } from "@/media-node/ladder";
 import { startAppProcess } from "../scripts/app-process";
+import { CHROMIUM, ensurePrograms } from "../scripts/prerequisites";
 import { api } from "./api-call";
 import { freePort } from "@/lib/net/free-port";
 import { startListening } from "./listening";
@@ -74,7 +75,8 @@ async function liveRun(env: NodeJS.ProcessEnv, key: string, segmentS: number, st
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   const hook = await api(app.url, key, "POST", "webhook", { name: "bench", url: `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/`, events: ["stream.started"] });
   const stream = await api(app.url, key, "POST", "stream", { name: `bench ${segmentS}s`, profiles: LADDER });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  ensurePrograms([CHROMIUM]);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? CHROMIUM.bin, args: CHROMIUM_ARGS });
   const t0 = Date.now();
   const pub = publisher(`rtmp://127.0.0.1:${rtmpPort}/live/${stream.streamKey}`, 30 * segmentS);
   try {
