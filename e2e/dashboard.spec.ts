@@ -165,8 +165,12 @@ test("a creator signs up, sets up a stream, multistreams it and adds a webhook",
 
     const targets = await apiGet<{ id: string; name: string }[]>(request, apiKey, "/api/multistream/target");
     const target = targets.find((t) => t.name === targetName);
-    const stream = await apiGet<{ multistream: { targets: unknown[] } }>(request, apiKey, `/api/stream/${streamId}`);
-    expect(stream.multistream.targets).toEqual([{ id: target?.id, profile: "720p", videoOnly: true }]);
+    // The page shows the change at once (an optimistic update) and saves it beside: the API holds it once the save lands.
+    await expect
+      .poll(async () => (await apiGet<{ multistream: { targets: unknown[] } }>(request, apiKey, `/api/stream/${streamId}`)).multistream.targets, {
+        message: "the stream's targets, through the API",
+      })
+      .toEqual([{ id: target?.id, profile: "720p", videoOnly: true }]);
   });
 
   await test.step("create a webhook for two events; its secret is shown once", async () => {
