@@ -8,9 +8,7 @@ import { CHROMIUM } from "./scripts/prerequisites";
  */
 const baseURL = process.env.CASTLINE_URL;
 if (!baseURL) {
-  throw new Error(
-    "CASTLINE_URL is not set: start Castline (npm start) and run e.g. `CASTLINE_URL=http://localhost:3000 npx playwright test`",
-  );
+  throw new Error("CASTLINE_URL is not set: start Castline (npm start) and run e.g. `CASTLINE_URL=http://localhost:3000 npx playwright test`");
 }
 
 export default defineConfig({

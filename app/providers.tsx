@@ -4,7 +4,7 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@ta
 import type { Session } from "next-auth";
 import { SessionProvider } from "next-auth/react";
 import { useState, type ReactNode } from "react";
-import { ApiRequestError } from "@/lib/client/api";
+import { ApiRequestError } from "@/lib/api/client";
 import { signInPath } from "@/lib/client/callback";
 import { isSigningOut } from "@/lib/client/sign-out";
 

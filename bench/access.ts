@@ -3,9 +3,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { importPKCS8, SignJWT } from "jose";
-import { api, loadBodies, makeClip } from "./origin";
-import { putFile } from "./vod";
+import { call } from "@/lib/api/client";
+import { operations } from "@/lib/api/operations";
+import { withKey } from "./api-call";
+import { loadBodies } from "./load";
+import { makeClip, playerUrls, readyAsset, type UploadOptions, viewerJwts } from "./playback";
 
 /**
  * What gating playback costs (issue 13):
@@ -21,32 +23,6 @@ const ROUNDS = 2;
 const ADMISSIONS = 100;
 
 type Ctx = { appUrl: string; key: string };
-
-async function readyAsset(ctx: Ctx, file: string, body: Record<string, unknown>) {
-  const { url, asset } = await api<{ url: string; asset: { id: string; playbackId: string } }>(ctx.appUrl, ctx.key, "POST", "asset/request-upload", { name: "bench access", ...body });
-  const put = await putFile(url, file);
-  if (put.status !== 200) throw new Error(`upload PUT answered ${put.status}`);
-  const until = Date.now() + 300_000;
-  for (;;) {
-    const a = await api<{ status: { phase: string }; renditions?: { phase: string }[] }>(ctx.appUrl, ctx.key, "GET", `asset/${asset.id}`);
-    // Measured once its ladder is done: transcoding would take the CPU from the server measured.
-    if (a.status.phase === "ready" && a.renditions?.length && a.renditions.every((r) => r.phase !== "transcoding")) return asset;
-    if (a.status.phase === "failed" || Date.now() > until) throw new Error(`asset ${asset.id}: ${a.status.phase}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** The media playlist and first segment URLs as a player reaches them: playback info, master, media playlist. */
-async function firstSegment(infoUrl: string, headers: Record<string, string> = {}) {
-  const info = (await (await fetch(infoUrl, { headers })).json()) as { meta: { source: { url: string }[] } };
-  let url = info.meta.source[0].url;
-  for (;;) {
-    const text = await (await fetch(url)).text();
-    const next = new URL(text.split("\n").find((l) => l && !l.startsWith("#"))!, url).href;
-    if (!/\.m3u8(\?|$)/.test(next)) return { playlist: url, segment: next };
-    url = next;
-  }
-}
 
 async function latencies(urls: string[]) {
   const out: number[] = [];
@@ -68,22 +44,22 @@ export async function benchAccess(ctx: Ctx) {
   try {
     const file = path.join(dir, "clip.mp4");
     makeClip(file);
-    const key = await api<{ publicKey: string; privateKey: string }>(ctx.appUrl, ctx.key, "POST", "access-control/signing-key", { name: "bench" });
+    const jwtFor = await viewerJwts(ctx.appUrl, ctx.key);
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-    const hook = await api<{ id: string }>(ctx.appUrl, ctx.key, "POST", "webhook", {
-      name: "bench access",
-      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
-      events: ["playback.accessControl"],
-    });
-    const open = await readyAsset(ctx, file, {});
-    const gated = await readyAsset(ctx, file, { playbackPolicy: { type: "jwt" } });
-    const members = await readyAsset(ctx, file, { playbackPolicy: { type: "webhook", webhookId: hook.id } });
+    const hook = await call(
+      operations.createWebhook,
+      { body: { name: "bench access", url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, events: ["playback.accessControl"] } },
+      withKey(ctx.appUrl, ctx.key),
+    );
+    const asset = (body: UploadOptions) => readyAsset(ctx.appUrl, ctx.key, file, { name: "bench access", ...body });
+    const open = await asset({});
+    const gated = await asset({ playbackPolicy: { type: "jwt" } });
+    const members = await asset({ playbackPolicy: { type: "webhook", webhookId: hook.id } });
 
-    const privateKey = await importPKCS8(Buffer.from(key.privateKey, "base64").toString(), "ES256");
-    const jwt = await new SignJWT({ pub: key.publicKey, action: "pull", sub: gated.playbackId }).setProtectedHeader({ alg: "ES256", typ: "JWT" }).setExpirationTime("1h").sign(privateKey);
+    const jwt = await jwtFor(gated.playbackId);
     const info = (playbackId: string) => `${ctx.appUrl}/api/playback/${playbackId}`;
-    const openUrls = await firstSegment(info(open.playbackId));
-    const gatedUrls = await firstSegment(info(gated.playbackId), { "livepeer-jwt": jwt });
+    const openUrls = await playerUrls(info(open.playbackId));
+    const gatedUrls = await playerUrls(info(gated.playbackId), { "livepeer-jwt": jwt });
     if (!gatedUrls.segment.includes("tkn=")) throw new Error(`the gated segment URL has no token: ${gatedUrls.segment}`);
 
     console.log("\n## Access control: what gating playback costs (one app instance)");
@@ -91,17 +67,29 @@ export async function benchAccess(ctx: Ctx) {
     const rates = { segment: { open: [] as number[], gated: [] as number[] }, playlist: { open: [] as number[], gated: [] as number[] } };
     for (let round = 1; round <= ROUNDS; round++) {
       for (const kind of ["segment", "playlist"] as const) {
-        for (const [side, urls] of [["open", openUrls], ["gated", gatedUrls]] as const) {
+        for (const [side, urls] of [
+          ["open", openUrls],
+          ["gated", gatedUrls],
+        ] as const) {
           const url = urls[kind];
           await loadBodies(url, 2);
           const f = await loadBodies(url);
           rates[kind][side].push(f.rps);
           const how = side === "open" ? "public" : kind === "segment" ? "JWT-gated (token URL)" : "JWT-gated (token URL, segments named with it)";
-          rows.push({ what: `${kind === "segment" ? "segment" : "media playlist"}, ${how}, round ${round}`, rps: f.rps, p50: f.p50, p99: f.p99, errors: f.errors });
+          rows.push({
+            what: `${kind === "segment" ? "segment" : "media playlist"}, ${how}, round ${round}`,
+            rps: f.rps,
+            p50: f.p50,
+            p99: f.p99,
+            errors: f.errors,
+          });
         }
       }
     }
-    for (const [what, url] of [["playback info, public", info(open.playbackId)], ["playback info, JWT verified per request", `${info(gated.playbackId)}?jwt=${jwt}`]] as const) {
+    for (const [what, url] of [
+      ["playback info, public", info(open.playbackId)],
+      ["playback info, JWT verified per request", `${info(gated.playbackId)}?jwt=${jwt}`],
+    ] as const) {
       await loadBodies(url, 2);
       const f = await loadBodies(url);
       rows.push({ what, rps: f.rps, p50: f.p50, p99: f.p99, errors: f.errors });
@@ -114,10 +102,12 @@ export async function benchAccess(ctx: Ctx) {
 
     const firstAdmissions = await latencies(Array.from({ length: ADMISSIONS }, (_, i) => `${info(members.playbackId)}?accessKey=bench-${i}-${Date.now()}`));
     const publicInfo = await latencies(Array.from({ length: ADMISSIONS }, () => info(open.playbackId)));
-    console.table([
-      { what: "playback info, webhook policy, first admission (receiver on loopback)", ...firstAdmissions },
-      { what: "playback info, public (baseline)", ...publicInfo },
-    ].map((r) => ({ what: r.what, "p50 ms": r.p50, "p95 ms": r.p95 })));
+    console.table(
+      [
+        { what: "playback info, webhook policy, first admission (receiver on loopback)", ...firstAdmissions },
+        { what: "playback info, public (baseline)", ...publicInfo },
+      ].map((r) => ({ what: r.what, "p50 ms": r.p50, "p95 ms": r.p95 })),
+    );
   } finally {
     receiver.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -1,11 +1,4 @@
-/** One call of the app's API with an API key, its JSON answer parsed; an answer that is not 2xx throws (a bench must not measure refusals). */
-export async function api(appUrl: string, key: string, method: string, p: string, body?: unknown) {
-  const res = await fetch(`${appUrl}/api/${p}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
+import type { Transport } from "@/lib/api/client";
+
+/** How a bench calls the app's API with `call()` (lib/api/client.ts): an API key's. A failed answer throws (a bench must not measure refusals). */
+export const withKey = (appUrl: string, key: string): Transport => ({ baseUrl: appUrl, headers: { authorization: `Bearer ${key}` } });

@@ -28,9 +28,7 @@ export async function benchIpfs(): Promise<void> {
     const started = process.hrtime.bigint();
     const { cid, size } = await addToIpfs(chacha20("castline-bench-ipfs", BYTES));
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    console.log(
-      `run ${run}: ${(size / 1e6 / seconds).toFixed(0)} MB/s (${(size / 1024 / 1024 / seconds).toFixed(0)} MiB/s), ${seconds.toFixed(2)} s, ${cid}`,
-    );
+    console.log(`run ${run}: ${(size / 1e6 / seconds).toFixed(0)} MB/s (${(size / 1024 / 1024 / seconds).toFixed(0)} MiB/s), ${seconds.toFixed(2)} s, ${cid}`);
   }
 }
 

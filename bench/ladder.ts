@@ -1,10 +1,14 @@
+// biome-ignore-all format: ffmpeg command lines, each option beside its value
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { defaultLadder } from "@/lib/assets/processing/ladder";
 import { config } from "@/lib/config";
 import { SEGMENT_S } from "@/lib/assets/processing/transcode";
-import { api, putFile } from "./vod";
+import { call } from "@/lib/api/client";
+import { operations } from "@/lib/api/operations";
+import { withKey } from "./api-call";
+import { putFile } from "./vod";
 
 /**
  * The VOD ladder: a 60 s 1080p30 H.264/AAC file through the production app (the
@@ -81,11 +85,8 @@ async function plays(playbackUrl: string): Promise<boolean> {
   return false;
 }
 
-type Rendition = { name: string; phase: string };
-type AssetView = { id: string; status: { phase: string; errorMessage?: string }; playbackUrl?: string; renditions?: Rendition[] };
-
 async function ladderRun(ctx: Ctx, file: string, label: string) {
-  const { url, asset } = await api<{ url: string; asset: AssetView }>(ctx, "POST", "asset/request-upload", { name: `bench ladder ${label}` });
+  const { url, asset } = await call(operations.requestUpload, { body: { name: `bench ladder ${label}` } }, withKey(ctx.appUrl, ctx.key));
   const put = await putFile(url, file);
   if (put.status !== 200) throw new Error(`upload PUT answered ${put.status}`);
   const t0 = now();
@@ -94,7 +95,7 @@ async function ladderRun(ctx: Ctx, file: string, label: string) {
   let firstName = "";
   for (;;) {
     if (now() - t0 > 15 * 60_000) throw new Error(`asset ${asset.id}: ladder not done after 15 min`);
-    const a = await api<AssetView>(ctx, "GET", `asset/${asset.id}`);
+    const a = await call(operations.getAsset, { params: { id: asset.id } }, withKey(ctx.appUrl, ctx.key));
     if (a.status.phase === "failed") throw new Error(`asset ${asset.id} failed: ${a.status.errorMessage}`);
     if (playable === undefined && a.status.phase === "ready" && a.playbackUrl && (await plays(a.playbackUrl))) playable = (now() - t0) / 1000;
     const ready = (a.renditions ?? []).filter((r) => r.phase === "ready");

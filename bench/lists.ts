@@ -76,7 +76,13 @@ export async function benchLists(ctx: { appUrl: string; env: NodeJS.ProcessEnv }
     ["search: one stream", `stream?streamsonly=1&limit=20&${q([{ id: "name", value: "music 4242" }])}`],
     ["search: nothing", `stream?streamsonly=1&limit=20&${q([{ id: "name", value: "zebra" }])}`],
     ["filter: live (1%)", `stream?streamsonly=1&limit=20&${q([{ id: "isActive", value: true }])}`],
-    ["filter: recording, searched", `stream?streamsonly=1&limit=20&${q([{ id: "record", value: true }, { id: "name", value: "news" }])}`],
+    [
+      "filter: recording, searched",
+      `stream?streamsonly=1&limit=20&${q([
+        { id: "record", value: true },
+        { id: "name", value: "news" },
+      ])}`,
+    ],
     ["sort: last seen", "stream?streamsonly=1&limit=20&order=lastSeen-true"],
     ["sort: last seen, page 50", ""],
   ];

@@ -1,3 +1,4 @@
+// biome-ignore-all format: ffmpeg command lines, each option beside its value
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -8,9 +9,13 @@ import { chromium } from "playwright-core";
 import { ladderArgs } from "@/media-node/ladder";
 import { startAppProcess } from "../scripts/app-process";
 import { CHROMIUM, ensurePrograms } from "../scripts/prerequisites";
-import { api } from "./api-call";
+import { call } from "@/lib/api/client";
+import { operations } from "@/lib/api/operations";
+import { withKey } from "./api-call";
+import { flvSource, publishCopy } from "./broadcast";
 import { freePort } from "@/lib/net/free-port";
 import { startListening } from "./listening";
+import { treeCpuSeconds } from "./process-cpu";
 
 /**
  * The live pipeline, measured for real:
@@ -73,8 +78,8 @@ async function liveRun(env: NodeJS.ProcessEnv, key: string, segmentS: number, st
     });
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  const hook = await api(app.url, key, "POST", "webhook", { name: "bench", url: `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/`, events: ["stream.started"] });
-  const stream = await api(app.url, key, "POST", "stream", { name: `bench ${segmentS}s`, profiles: LADDER });
+  const hook = await call(operations.createWebhook, { body: { name: "bench", url: `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/`, events: ["stream.started"] } }, withKey(app.url, key));
+  const stream = await call(operations.createStream, { body: { name: `bench ${segmentS}s`, profiles: LADDER } }, withKey(app.url, key));
   ensurePrograms([CHROMIUM]);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? CHROMIUM.bin, args: CHROMIUM_ARGS });
   const t0 = Date.now();
@@ -123,7 +128,7 @@ async function liveRun(env: NodeJS.ProcessEnv, key: string, segmentS: number, st
   } finally {
     pub.kill("SIGINT");
     await browser.close();
-    await api(app.url, key, "DELETE", `webhook/${hook.id}`);
+    await call(operations.deleteWebhook, { params: { id: hook.id } }, withKey(app.url, key));
     receiver.close();
     await app.stop();
     bucket?.stop();
@@ -131,32 +136,18 @@ async function liveRun(env: NodeJS.ProcessEnv, key: string, segmentS: number, st
   }
 }
 
-/** CPU seconds used so far by every ffmpeg process on the machine (the node's transcoders and recorders). */
-function ffmpegCpuSeconds(): number {
-  let ticks = 0;
-  for (const pid of fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "ffmpeg") continue;
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks / 100; // USER_HZ
-}
-
 /**
  * How many simultaneous broadcasts one media node sustains at real-time speed on
  * this machine: N publishers (a pre-encoded 720p30 file sent with -c copy, so the
  * publishers cost almost nothing) on the capacity ladder; over a 20 s window, each
  * session's transcoded media time (its counters: segments stored, not just encoded)
- * against wall time, and the CPU of all ffmpeg processes per broadcast.
+ * against wall time, and the CPU of the app's ffmpeg processes per broadcast (not of every
+ * ffmpeg on the machine: a shared machine runs others).
  */
 async function capacity(env: NodeJS.ProcessEnv, key: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-bench-capacity-"));
   const source = path.join(dir, "src.flv");
-  timed(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine", "-t", "30", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "60", "-b:v", "3000k", "-c:a", "aac", "-f", "flv", "-y", source]);
+  flvSource(source, { seconds: 30, size: "1280x720", kbps: 3000 });
   const rtmpPort = await freePort();
   fs.mkdirSync(path.join(dir, "app"));
   const app = await startAppProcess({ ...env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: path.join(dir, "app"), RTMP_PORT: String(rtmpPort), RTMP_HOST: "127.0.0.1" });
@@ -164,26 +155,24 @@ async function capacity(env: NodeJS.ProcessEnv, key: string) {
   const results: { n: number; minRtf: number; cpuPerBroadcast: number }[] = [];
   try {
     for (let n = 1; n <= 4; n++) {
-      const streams = await Promise.all(Array.from({ length: n }, (_, i) => api(app.url, key, "POST", "stream", { name: `capacity ${n}.${i}`, profiles: CAPACITY_LADDER })));
-      const pubs = streams.map((s) =>
-        spawn("ffmpeg", ["-hide_banner", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", source, "-c", "copy", "-f", "flv", `rtmp://127.0.0.1:${rtmpPort}/live/${s.streamKey}`], { stdio: "ignore" }),
-      );
+      const streams = await Promise.all(Array.from({ length: n }, (_, i) => call(operations.createStream, { body: { name: `capacity ${n}.${i}`, profiles: CAPACITY_LADDER } }, withKey(app.url, key))));
+      const pubs = streams.map((s) => publishCopy(source, `rtmp://127.0.0.1:${rtmpPort}/live/${s.streamKey}`));
       try {
         const transcoded = async () =>
-          Promise.all(streams.map(async (s) => ((await api(app.url, key, "GET", `stream/${s.id}/sessions`))[0]?.transcodedSegmentsDuration as number | undefined) ?? 0));
+          Promise.all(streams.map(async (s) => (await call(operations.listStreamSessions, { params: { id: s.id } }, withKey(app.url, key))).items[0]?.transcodedSegmentsDuration ?? 0));
         const deadline = Date.now() + 60_000;
         while ((await transcoded()).some((d) => d === 0) && Date.now() < deadline) await sleep(500);
         await sleep(4000); // past the start-up burst of the held beginning
-        const [d0, c0, t0] = [await transcoded(), ffmpegCpuSeconds(), Date.now()];
+        const [d0, c0, t0] = [await transcoded(), treeCpuSeconds(app.child.pid!, "ffmpeg"), Date.now()];
         await sleep(20_000);
-        const [d1, c1, t1] = [await transcoded(), ffmpegCpuSeconds(), Date.now()];
+        const [d1, c1, t1] = [await transcoded(), treeCpuSeconds(app.child.pid!, "ffmpeg"), Date.now()];
         const wall = (t1 - t0) / 1000;
         const rtfs = d1.map((d, i) => (d - d0[i]) / renditions / wall);
         results.push({ n, minRtf: Math.min(...rtfs), cpuPerBroadcast: (c1 - c0) / wall / n });
       } finally {
         pubs.forEach((p) => p.kill("SIGINT"));
         await sleep(3000);
-        await Promise.all(streams.map((s) => api(app.url, key, "DELETE", `stream/${s.id}`)));
+        await Promise.all(streams.map((s) => call(operations.deleteStream, { params: { id: s.id } }, withKey(app.url, key))));
       }
       if (results.at(-1)!.minRtf < 0.98) break;
     }
@@ -213,7 +202,7 @@ function ladderSpeed() {
   const seconds = 20;
   // FLV, as the ladder reads what RTMP carries (it names the format: an MP4 is not read).
   const source = path.join(dir, "src.flv");
-  timed(["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine", "-t", String(seconds), "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "60", "-b:v", "3000k", "-c:a", "aac", "-y", source]);
+  flvSource(source, { seconds, size: "1280x720", kbps: 3000 });
   const profiles = [{ name: "720p", width: 1280, height: 720, bitrate: 3_000_000, fps: 30 }, ...LADDER];
   const ours = ladderArgs({ input: source, outDir: path.join(dir, "ours"), profiles, segmentS: 2, sourceIsH264: true, audio: "aac", sourceKbps: 3000 })
     .filter((a, i, all) => !(a === "-rw_timeout" || all[i - 1] === "-rw_timeout"));

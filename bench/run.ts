@@ -11,6 +11,7 @@ import { buildIfNeeded } from "../scripts/build-if-needed";
 import { benchAccess } from "./access";
 import { benchApi } from "./api";
 import { benchClips } from "./clips";
+import { benchDelivery } from "./delivery";
 import { benchIpfs } from "./ipfs";
 import { benchJobs } from "./jobs";
 import { benchLadder } from "./ladder";
@@ -56,6 +57,7 @@ async function main() {
     if (wanted("live")) await benchLive(liveEnv);
     else if (wanted("capacity")) await benchCapacity(liveEnv);
     if (wanted("clips")) await benchClips(liveEnv);
+    if (wanted("delivery")) await benchDelivery(liveEnv);
   } finally {
     await s3App?.stop();
     await app.stop();

@@ -2,6 +2,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import postgres from "postgres";
 import { startAppProcess } from "../scripts/app-process";
 import { createScratchDatabase } from "../test/support/database";
@@ -56,4 +58,23 @@ export async function startS3App(env: NodeJS.ProcessEnv): Promise<S3App> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A pre-signed GET, straight from the store, of the object a URL of the S3 app names (a segment of
+ * /asset/<playbackId>/hls/… or /hls/<playbackId>/…): the one under `prefix` whose key ends with the
+ * URL's path after the playback id. What the app has to fetch to answer that URL.
+ */
+export async function presignedGet(s3: S3App["s3"], prefix: string, appUrl: string) {
+  const client = new S3Client({
+    endpoint: s3.url,
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+  });
+  const suffix = new URL(appUrl).pathname.split("/").slice(3).join("/");
+  const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix }));
+  const key = listed.Contents?.find((o) => o.Key?.endsWith(`/${suffix}`))?.Key;
+  if (!key) throw new Error(`no object for ${suffix} under ${prefix}`);
+  return getSignedUrl(client, new GetObjectCommand({ Bucket: s3.bucket, Key: key }), { expiresIn: 3600 });
 }

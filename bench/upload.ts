@@ -2,6 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { S3App } from "./s3-app";
 import { putFile, timeCopy, waitForEnd, writeChacha20 } from "./vod";
+import { call } from "@/lib/api/client";
+import { operations } from "@/lib/api/operations";
+import { withKey } from "./api-call";
 
 /**
  * Upload MB/s of ONE app instance, from the client's first byte to the answer:
@@ -21,15 +24,7 @@ interface Deployment {
   key: string;
 }
 
-async function requestUpload(d: Deployment) {
-  const res = await fetch(`${d.appUrl}/api/asset/request-upload`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${d.key}`, "content-type": "application/json" },
-    body: JSON.stringify({ name: "bench upload" }),
-  });
-  if (res.status !== 200) throw new Error(`request-upload answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as { url: string; tusEndpoint: string; asset: { id: string } };
-}
+const requestUpload = (d: Deployment) => call(operations.requestUpload, { body: { name: "bench upload" } }, withKey(d.appUrl, d.key));
 
 async function viaPut(d: Deployment, file: string) {
   const { url, asset } = await requestUpload(d);
@@ -74,7 +69,10 @@ export async function benchUpload(ctx: { appUrl: string; key: string; dataDir: s
       for (const [label, upload] of ways) {
         if (failures.has(label)) continue;
         // One way failing (a test store's gap) does not hide the others' figures.
-        await upload().then((s) => seconds.get(label)!.push(s), (err: Error) => failures.set(label, err.message.split("\n")[0]));
+        await upload().then(
+          (s) => seconds.get(label)!.push(s),
+          (err: Error) => failures.set(label, err.message.split("\n")[0]),
+        );
       }
     }
     const cpBest = BYTES / 1e6 / Math.min(...seconds.get(ways[0][0])!);
@@ -86,7 +84,12 @@ export async function benchUpload(ctx: { appUrl: string; key: string; dataDir: s
         continue;
       }
       const rates = runs.map((s) => BYTES / 1e6 / s);
-      console.log(`${label.padEnd(43)} | ${rates.map((r) => r.toFixed(0).padStart(5)).join("  ").padEnd(17)} | ${(Math.max(...rates) / cpBest).toFixed(2)}`);
+      console.log(
+        `${label.padEnd(43)} | ${rates
+          .map((r) => r.toFixed(0).padStart(5))
+          .join("  ")
+          .padEnd(17)} | ${(Math.max(...rates) / cpBest).toFixed(2)}`,
+      );
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

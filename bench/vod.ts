@@ -1,3 +1,4 @@
+// biome-ignore-all format: ffmpeg command lines, each option beside its value
 import { spawnSync } from "node:child_process";
 import { createCipheriv, createHash } from "node:crypto";
 import fs from "node:fs";
@@ -5,6 +6,9 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { call } from "@/lib/api/client";
+import { operations } from "@/lib/api/operations";
+import { withKey } from "./api-call";
 
 /**
  * VOD uploads through the production app, on the local object store (DATA_DIR/objects):
@@ -46,18 +50,6 @@ interface Ctx {
   appPid: number;
   /** The bench's (and the app's) DATA_DIR. */
   dataDir: string;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the answer is what the caller reads; typed calls pass T
-export async function api<T = any>(ctx: Pick<Ctx, "appUrl" | "key">, method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${ctx.appUrl}/api/${p}`, {
-    method,
-    headers: { authorization: `Bearer ${ctx.key}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} /api/${p}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
 }
 
 /** Streams a file as the body of a PUT (or of `method`); resolves when the whole response has been read. */
@@ -197,7 +189,7 @@ type AssetView = { id: string; status: { phase: string; errorMessage?: string };
 export async function waitForEnd(ctx: Pick<Ctx, "appUrl" | "key">, assetId: string, timeoutMs = 120_000): Promise<AssetView> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const asset = await api<AssetView>(ctx, "GET", `asset/${assetId}`);
+    const asset = await call(operations.getAsset, { params: { id: assetId } }, withKey(ctx.appUrl, ctx.key));
     if (["ready", "failed"].includes(asset.status.phase) || Date.now() > until) return asset;
     await sleep(200);
   }
@@ -230,7 +222,7 @@ async function bigUploads(ctx: Ctx) {
     for (let i = 1; i <= BIG_RUNS; i++) {
       const cpS = timeCopy(file, "cp", (copy) => [file, copy]);
       const ddS = timeCopy(file, "dd", (copy) => [`if=${file}`, `of=${copy}`, "bs=1M", "status=none"]);
-      const { url, asset } = await api<{ url: string; asset: AssetView }>(ctx, "POST", "asset/request-upload", { name: `bench big ${i}` });
+      const { url, asset } = await call(operations.requestUpload, { body: { name: `bench big ${i}` } }, withKey(ctx.appUrl, ctx.key));
       run("sync", []);
       const watched = await watchRss(ctx.appPid, BIG_BYTES, () => putFile(url, file));
       const put = watched.result;
@@ -289,7 +281,7 @@ async function ok200(url: string): Promise<string | undefined> {
 }
 
 async function clipToPlayable(ctx: Ctx, file: string, i: number) {
-  const { url, asset } = await api<{ url: string; asset: AssetView }>(ctx, "POST", "asset/request-upload", { name: `bench clip ${i}` });
+  const { url, asset } = await call(operations.requestUpload, { body: { name: `bench clip ${i}` } }, withKey(ctx.appUrl, ctx.key));
   const put = await putFile(url, file);
   if (put.status !== 200) throw new Error(`upload PUT answered ${put.status}: ${put.body.slice(0, 500)}`);
   const t0 = now();
@@ -297,7 +289,7 @@ async function clipToPlayable(ctx: Ctx, file: string, i: number) {
   let readyAt: number | undefined;
   for (;;) {
     if (now() - t0 > 120_000) throw new Error(`asset ${asset.id} not playable after 2 min`);
-    const a = await api<AssetView>(ctx, "GET", `asset/${asset.id}`);
+    const a = await call(operations.getAsset, { params: { id: asset.id } }, withKey(ctx.appUrl, ctx.key));
     if (a.videoSpec && inspectedAt === undefined) inspectedAt = now();
     if (a.status.phase === "failed") throw new Error(`asset ${asset.id} failed: ${a.status.errorMessage}`);
     if (a.status.phase === "ready" && a.playbackUrl) {
@@ -316,7 +308,7 @@ async function clipToPlayable(ctx: Ctx, file: string, i: number) {
 /** Each asset's ABR ladder follows in the background: the next run starts after it, not against it. */
 async function renditionsSettled(ctx: Ctx, assetId: string) {
   for (const t0 = now(); now() - t0 < 600_000; await sleep(500)) {
-    const { renditions = [] } = await api<{ renditions?: { phase: string }[] }>(ctx, "GET", `asset/${assetId}`);
+    const { renditions = [] } = await call(operations.getAsset, { params: { id: assetId } }, withKey(ctx.appUrl, ctx.key));
     if (renditions.length && renditions.every((r) => r.phase !== "transcoding")) return;
   }
 }

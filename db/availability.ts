@@ -12,8 +12,19 @@ export const RETRY_AFTER_S = 2;
 
 /** postgres.js and socket codes that mean "no connection", not "a wrong query". */
 const CONNECTION_CODES = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN",
-  "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
 ]);
 /** SQLSTATEs of the same: class 08 (connection exception), shutting down or starting up, no connection slots. */
 const UNAVAILABLE_STATE = /^(08\w{3}|57P0[123]|53300)$/;

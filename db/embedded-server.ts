@@ -81,7 +81,11 @@ async function waitForExit(pid: number, ms: number): Promise<boolean> {
 /** Stops a server left running by an owner that is gone: fast shutdown, then harder. */
 export async function stopStaleServer(pid: number): Promise<void> {
   console.error(`The embedded PostgreSQL (pid ${pid}) was left running by a Castline process that is gone: stopping it.`);
-  for (const [signal, ms] of [["SIGINT", 30_000], ["SIGQUIT", 10_000], ["SIGKILL", 10_000]] as const) {
+  for (const [signal, ms] of [
+    ["SIGINT", 30_000],
+    ["SIGQUIT", 10_000],
+    ["SIGKILL", 10_000],
+  ] as const) {
     try {
       process.kill(pid, signal);
     } catch {

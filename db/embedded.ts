@@ -84,8 +84,7 @@ async function withDirLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T>
   }
 }
 
-const urlFor = (port: number, password: string, database = DATABASE) =>
-  `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+const urlFor = (port: number, password: string, database = DATABASE) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
 /**
  * As root, PostgreSQL runs as a "postgres" user, which must be able to reach

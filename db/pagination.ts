@@ -1,19 +1,8 @@
 import { and, asc, desc, ilike, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import { z } from "zod";
-import { likePattern, NEWEST_FIRST, type Order, type Range } from "@/lib/api/list-query";
+import { likePattern, NEWEST_FIRST, type Order, type PageQuery, type Range } from "@/lib/api/list-query";
 import { invalid } from "@/lib/errors";
 import { db } from "./client";
-
-/**
- * Lists are newest first unless asked otherwise, and paged by an opaque cursor: the sort
- * key and id of the last item seen, so pages stay stable while new objects are created.
- */
-export const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  cursor: z.string().optional(),
-});
-export type PageQuery = z.infer<typeof PageQuery>;
 
 const isNewestFirst = (o: Order) => o.by === NEWEST_FIRST.by && o.desc;
 
@@ -75,9 +64,7 @@ export function pageWindow(table: Keyed, page: PageQuery, sort: Sort = { order: 
   const position = page.cursor ? decodeCursor(page.cursor, sort.order) : undefined;
   if (page.cursor && !position) throw invalid("cursor is not valid (for this order)");
   const direction = sort.order.desc ? desc : asc;
-  const after: SQL | undefined = position
-    ? sql`(${sort.key}, ${table.id}) ${sort.order.desc ? sql`<` : sql`>`} (${position.key}, ${position.id})`
-    : undefined;
+  const after: SQL | undefined = position ? sql`(${sort.key}, ${table.id}) ${sort.order.desc ? sql`<` : sql`>`} (${position.key}, ${position.id})` : undefined;
   return { after, orderBy: [direction(sort.key), direction(table.id)], limit: page.limit + 1 };
 }
 

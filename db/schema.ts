@@ -5,23 +5,11 @@ import type { AssetSource, AssetStorage, AssetStorageStatus, Hash, TranscodeProf
 import type { Profile, TargetRef } from "@/lib/streams/schema";
 import type { Task } from "@/lib/tasks/schema";
 import type { WebhookFailure } from "@/lib/webhooks/schema";
-import {
-  bigint,
-  boolean,
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  real,
-  text,
-} from "drizzle-orm/pg-core";
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, text } from "drizzle-orm/pg-core";
 
 /** Timestamps are milliseconds since the epoch, as the API shows them. */
 const ms = (name: string) => bigint(name, { mode: "number" });
 const createdAt = () => ms("created_at").notNull();
-
 
 export const users = pgTable("users", {
   id: text("id").primaryKey(),
@@ -35,7 +23,9 @@ export const users = pgTable("users", {
    */
   sessionVersion: integer("session_version").notNull().default(0),
   /** "admin": an operator of the deployment (set with the CLI), who also sees the media nodes. */
-  role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
+  role: text("role", { enum: ["user", "admin"] })
+    .notNull()
+    .default("user"),
 });
 
 /**
@@ -56,7 +46,9 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** sha256 of the key: keys carry 192 random bits, so a fast hash is enough. */
     tokenHash: text("token_hash").notNull().unique(),
@@ -93,7 +85,9 @@ export const streams = pgTable(
   "streams",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     streamKey: text("stream_key").notNull().unique(),
     /** Raised each time the stream key is rotated: a broadcast published under an older one is cut. */
@@ -129,8 +123,12 @@ export const sessions = pgTable(
   "sessions",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    parentId: text("parent_id").notNull().references(() => streams.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    parentId: text("parent_id")
+      .notNull()
+      .references(() => streams.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     record: boolean("record").notNull(),
     profiles: jsonb("profiles").$type<Profile[]>().notNull().default(sql`'[]'::jsonb`),
@@ -185,7 +183,9 @@ export const sessions = pgTable(
 export const recordingSegments = pgTable(
   "recording_segments",
   {
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     epoch: integer("epoch").notNull(),
     seq: integer("seq").notNull(),
     file: text("file").notNull(),
@@ -199,6 +199,26 @@ export const recordingSegments = pgTable(
 );
 
 /**
+ * How many viewers each app instance (or edge) sees pulling a live stream now
+ * (lib/delivery/viewers.ts), as it last reported it: a stream's count is the sum of the rows
+ * reported within VIEWERS_FRESH_MS (lib/live/viewers.ts). Rows of an instance that stopped
+ * reporting are left out, then removed.
+ */
+export const liveViewers = pgTable(
+  "live_viewers",
+  {
+    streamId: text("stream_id")
+      .notNull()
+      .references(() => streams.id, { onDelete: "cascade" }),
+    /** A random id each process takes as it starts. */
+    instance: text("instance").notNull(),
+    viewers: integer("viewers").notNull(),
+    reportedAt: ms("reported_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.streamId, t.instance] })],
+);
+
+/**
  * The DVR of every live session, recorded or not: the source rendition's segments
  * (live/<session>/<epoch>/v0/<file>) with their wall-clock start (the transcoder's
  * EXT-X-PROGRAM-DATE-TIME, what players show as the time), one row per segment the
@@ -209,7 +229,9 @@ export const recordingSegments = pgTable(
 export const liveSegments = pgTable(
   "live_segments",
   {
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     epoch: integer("epoch").notNull(),
     seq: integer("seq").notNull(),
     file: text("file").notNull(),
@@ -231,7 +253,9 @@ export const liveSegments = pgTable(
 export const sessionHealthSamples = pgTable(
   "session_health_samples",
   {
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     /** Start of the bucket, ms since the epoch. */
     at: ms("at").notNull(),
     /** How many heartbeats were folded in. */
@@ -273,7 +297,9 @@ export const multistreamTargets = pgTable(
   "multistream_targets",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     url: text("url").notNull(),
     disabled: boolean("disabled").notNull().default(false),
@@ -291,8 +317,12 @@ export const multistreamTargets = pgTable(
 export const multistreamStates = pgTable(
   "multistream_states",
   {
-    sessionId: text("session_id").notNull().references(() => sessions.id, { onDelete: "cascade" }),
-    targetId: text("target_id").notNull().references(() => multistreamTargets.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    targetId: text("target_id")
+      .notNull()
+      .references(() => multistreamTargets.id, { onDelete: "cascade" }),
     epoch: integer("epoch").notNull(),
     /** The report's place among its node's reports for this epoch; null from nodes that did not say. */
     seq: integer("seq"),
@@ -340,7 +370,9 @@ export const webhooks = pgTable(
   "webhooks",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     url: text("url").notNull(),
     events: text("events").array().notNull(),
@@ -357,7 +389,9 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: text("id").primaryKey(),
-    webhookId: text("webhook_id").notNull().references(() => webhooks.id, { onDelete: "cascade" }),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
     userId: text("user_id").notNull(),
     eventId: text("event_id").notNull(),
     event: text("event").notNull(),
@@ -378,7 +412,9 @@ export const assets = pgTable(
   "assets",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     playbackId: text("playback_id").notNull().unique(),
     phase: text("phase").notNull(),
@@ -422,7 +458,9 @@ export const assets = pgTable(
 export const assetRenditions = pgTable(
   "asset_renditions",
   {
-    assetId: text("asset_id").notNull().references(() => assets.id, { onDelete: "cascade" }),
+    assetId: text("asset_id")
+      .notNull()
+      .references(() => assets.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** Place in the ladder, tallest first. */
     position: integer("position").notNull(),
@@ -455,7 +493,9 @@ export const assetRenditions = pgTable(
 export const transcodeChunks = pgTable(
   "transcode_chunks",
   {
-    assetId: text("asset_id").notNull().references(() => assets.id, { onDelete: "cascade" }),
+    assetId: text("asset_id")
+      .notNull()
+      .references(() => assets.id, { onDelete: "cascade" }),
     rendition: text("rendition").notNull(),
     index: integer("index").notNull(),
     /** Seconds into the source. */
@@ -480,7 +520,9 @@ export const tasks = pgTable(
   "tasks",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     inputAssetId: text("input_asset_id"),
     outputAssetId: text("output_asset_id"),
@@ -533,7 +575,9 @@ export const jobRuns = pgTable(
   {
     id: text("id").primaryKey(),
     functionId: text("function_id").notNull(),
-    eventId: text("event_id").notNull().references(() => jobEvents.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => jobEvents.id, { onDelete: "cascade" }),
     status: text("status").$type<"pending" | "completed" | "failed">().notNull().default("pending"),
     /** Memoised step results by hashed step id, and their ids in completion order. */
     steps: jsonb("steps").$type<Record<string, JobStepResult>>().notNull().default({}),
@@ -569,7 +613,9 @@ export const assetTextTracks = pgTable(
   "asset_text_tracks",
   {
     id: text("id").primaryKey(),
-    assetId: text("asset_id").notNull().references(() => assets.id, { onDelete: "cascade" }),
+    assetId: text("asset_id")
+      .notNull()
+      .references(() => assets.id, { onDelete: "cascade" }),
     /** BCP 47. */
     language: text("language").notNull(),
     name: text("name").notNull(),
@@ -588,7 +634,9 @@ export const signingKeys = pgTable(
   "signing_keys",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** Base64 of the SPKI PEM, as Livepeer shows it and as JWTs name it in their `pub` claim. */
     publicKey: text("public_key").notNull(),

@@ -6,6 +6,7 @@ import path from "node:path";
 import { expect, test, type FrameLocator, type Locator, type Page } from "@playwright/test";
 import { fromDashboard, signUpByApi, unique } from "./accounts";
 import { makeMedia, putFile, tmpDir } from "../test/support/vod";
+import { play } from "./support/player";
 
 /**
  * Viewer access control in the dashboard and the player: signing keys (the private key shown
@@ -95,7 +96,14 @@ test("signing keys: the private key shown once, a test token signed in the brows
     const payload = JSON.parse(Buffer.from(claims, "base64url").toString());
     expect(payload).toMatchObject({ sub: stream.playbackId, pub: publicKey, action: "pull", iss: "Castline" });
     expect(payload.exp - payload.iat).toBe(3600);
-    expect(verify("sha256", Buffer.from(`${header}.${claims}`), { key: createPublicKey(pem(publicKey)), dsaEncoding: "ieee-p1363" }, Buffer.from(signature, "base64url"))).toBe(true);
+    expect(
+      verify(
+        "sha256",
+        Buffer.from(`${header}.${claims}`),
+        { key: createPublicKey(pem(publicKey)), dsaEncoding: "ieee-p1363" },
+        Buffer.from(signature, "base64url"),
+      ),
+    ).toBe(true);
     await expect(helper.getByTestId("token-player-link")).toHaveAttribute("href", `/play/${stream.playbackId}?jwt=${token}`);
     expect(sent, "the private key never leaves the browser").toBe(false);
 
@@ -108,20 +116,28 @@ test("signing keys: the private key shown once, a test token signed in the brows
   const row = () => page.getByTestId("signing-key").first();
 
   await test.step("rename, disable and enable the key", async () => {
-    await row().getByRole("button", { name: `Rename ${name}` }).click();
+    await row()
+      .getByRole("button", { name: `Rename ${name}` })
+      .click();
     await page.getByRole("dialog").getByLabel("Name").fill(`${name} renamed`);
     await page.getByRole("dialog").getByRole("button", { name: "Save" }).click();
     await expect(row()).toContainText(`${name} renamed`);
 
-    await row().getByRole("button", { name: /^Disable / }).click();
+    await row()
+      .getByRole("button", { name: /^Disable / })
+      .click();
     await expect(row()).toContainText("Disabled");
     expect((await (await page.request.get("/api/access-control/signing-key")).json())[0]).toMatchObject({ name: `${name} renamed`, disabled: true });
-    await row().getByRole("button", { name: /^Enable / }).click();
+    await row()
+      .getByRole("button", { name: /^Enable / })
+      .click();
     await expect(row()).toContainText("Enabled");
   });
 
   await test.step("delete the key after confirming", async () => {
-    await row().getByRole("button", { name: /^Delete / }).click();
+    await row()
+      .getByRole("button", { name: /^Delete / })
+      .click();
     const confirm = page.getByRole("dialog");
     await expect(confirm).toContainText("will be refused");
     await confirm.getByRole("button", { name: "Delete key" }).click();
@@ -212,7 +228,12 @@ test("a stream and a video set to signed JWT: private without a token, refused w
   });
 
   await test.step("when its playback token expires mid-play, it gets a fresh one and goes on from where it was", async () => {
-    const src = await viewer.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name).find((u) => /tkn=/.test(u)));
+    const src = await viewer.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .map((e) => e.name)
+        .find((u) => /tkn=/.test(u)),
+    );
     expect(src, "media requests carry a playback token").toBeTruthy();
     const first = new URL(src!).searchParams.get("tkn")!;
     // From now on the first playback token is refused, as an expired one would be.
@@ -254,7 +275,11 @@ const NO_REFERRER = '<meta name="referrer" content="no-referrer">';
 const imageLoaded = (page: Page, selector: string) =>
   expect.poll(() => page.locator(selector).evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth > 0 : undefined)), { timeout: 60_000 });
 
-test("a video that plays only on its allowed site: embedded there it plays; other sites, no-referrer and sandboxed pages, and other sites framing the allowed one are refused", async ({ page, browser, baseURL }) => {
+test("a video that plays only on its allowed site: embedded there it plays; other sites, no-referrer and sandboxed pages, and other sites framing the allowed one are refused", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   // An upload, then eight pages on two sites, three of them playing: minutes on a busy machine.
   // Each page is closed once looked at, so no video plays on behind the next one.
   test.setTimeout(300_000);
@@ -264,7 +289,10 @@ test("a video that plays only on its allowed site: embedded there it plays; othe
   try {
     await signUpByApi(page, { name: "Embedding Creator" });
     const requested = await (
-      await page.request.post("/api/asset/request-upload", { headers: fromDashboard, data: { name: `Embed only ${unique()}`, playbackPolicy: { type: "public", allowedOrigins: [good.origin] } } })
+      await page.request.post("/api/asset/request-upload", {
+        headers: fromDashboard,
+        data: { name: `Embed only ${unique()}`, playbackPolicy: { type: "public", allowedOrigins: [good.origin] } },
+      })
     ).json();
     expect((await putFile(requested.url, await makeMedia(tmpDir(), "mp4", { seconds: 6, size: "320x180" }))).status).toBe(200);
     const { id, playbackId } = requested.asset as { id: string; playbackId: string };
@@ -290,7 +318,8 @@ test("a video that plays only on its allowed site: embedded there it plays; othe
       fetch(${JSON.stringify(info)}).then((r) => tell({ info: r.status }), () => tell({ info: "failed" }));
       const video = document.getElementById("video");
       video.onloadeddata = () => tell({ video: "loaded" }); video.onerror = () => tell({ video: "failed" });</script>`;
-    evil.pages["/sandboxed"] = `<!doctype html>${NO_REFERRER}<script>window.told = {}; addEventListener("message", (e) => Object.assign(window.told, e.data));</script>
+    evil.pages["/sandboxed"] =
+      `<!doctype html>${NO_REFERRER}<script>window.told = {}; addEventListener("message", (e) => Object.assign(window.told, e.data));</script>
       <iframe sandbox="allow-scripts" srcdoc="${opaque.replaceAll("&", "&amp;").replaceAll('"', "&quot;")}"></iframe>`;
     evil.pages["/nested"] = `<!doctype html><iframe src="${good.origin}/" width="700" height="420"></iframe>`;
 
@@ -330,7 +359,9 @@ test("a video that plays only on its allowed site: embedded there it plays; othe
     });
 
     await test.step("sandboxed frames (Origin: null) are refused, on any site", async () => {
-      await visit(`${evil.origin}/sandboxed-player`, (sandboxedPlayer) => refused(sandboxedPlayer.frameLocator("iframe"), /plays only on the sites its owner allows/));
+      await visit(`${evil.origin}/sandboxed-player`, (sandboxedPlayer) =>
+        refused(sandboxedPlayer.frameLocator("iframe"), /plays only on the sites its owner allows/),
+      );
       await visit(`${evil.origin}/sandboxed`, (opaquePage) =>
         expect.poll(() => opaquePage.evaluate(() => (window as unknown as { told: object }).told), { timeout: 60_000 }).toEqual({ info: 403, video: "failed" }),
       );
@@ -339,7 +370,9 @@ test("a video that plays only on its allowed site: embedded there it plays; othe
     });
 
     await test.step("another site framing the allowed page: refused where the browser tells the frames around the player", async () => {
-      await visit(`${evil.origin}/nested`, (nested) => refused(nested.frameLocator("iframe").frameLocator("iframe"), new RegExp(`may not be played on ${evil.origin}`)));
+      await visit(`${evil.origin}/nested`, (nested) =>
+        refused(nested.frameLocator("iframe").frameLocator("iframe"), new RegExp(`may not be played on ${evil.origin}`)),
+      );
     });
 
     await test.step("another site's frame is refused, naming that site", async () => {
@@ -349,7 +382,7 @@ test("a video that plays only on its allowed site: embedded there it plays; othe
     await test.step("the owner, signed in, still watches it in the dashboard", async () => {
       await page.goto(`/assets/${id}`);
       const video = page.getByTestId("player-video");
-      await video.evaluate((v: HTMLVideoElement) => ((v.muted = true), v.play()));
+      await play(video);
       await playing(video);
     });
   } finally {

@@ -26,9 +26,16 @@ export async function signUpByApi(page: Page, { email = `creator-${unique()}@exa
   const created = await page.request.post("/api/user", { data: { email, password: PASSWORD, ...(name ? { name } : {}) } });
   expect(created.status(), "POST /api/user").toBe(201);
   const { csrfToken } = (await (await page.request.get("/api/auth/csrf")).json()) as { csrfToken: string };
-  await page.request.post("/api/auth/callback/credentials", { headers: fromDashboard, form: { email, password: PASSWORD, csrfToken, json: "true" }, maxRedirects: 0 });
+  await page.request.post("/api/auth/callback/credentials", {
+    headers: fromDashboard,
+    form: { email, password: PASSWORD, csrfToken, json: "true" },
+    maxRedirects: 0,
+  });
   const cookies = await page.context().cookies();
-  expect(cookies.some((c) => c.name.endsWith("authjs.session-token")), "signed in").toBe(true);
+  expect(
+    cookies.some((c) => c.name.endsWith("authjs.session-token")),
+    "signed in",
+  ).toBe(true);
   return email;
 }
 

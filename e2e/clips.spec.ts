@@ -60,7 +60,10 @@ test("clip the last 30 s of a stream running behind the clock, and retry a faile
     const missed = "Missed moment";
     const edge = (await clippable(page.request, session.id))!.endTime;
     const range: Kept = { startTime: edge + 15_000, endTime: edge + 16_000 };
-    const asked = await page.request.post("/api/clip", { headers: fromDashboard, data: { playbackId: stream.playbackId, sessionId: session.id, name: missed, ...range } });
+    const asked = await page.request.post("/api/clip", {
+      headers: fromDashboard,
+      data: { playbackId: stream.playbackId, sessionId: session.id, name: missed, ...range },
+    });
     expect(asked.status(), await asked.text()).toBe(200);
 
     await expect
@@ -115,7 +118,12 @@ test("clip the last 30 s of a stream running behind the clock, and retry a faile
       const listed = (await (await page.request.get(`/api/stream/${stream.id}/clips`)).json()) as { id: string; name: string }[];
       const again = listed.filter((c) => c.name === missed);
       expect(again, "the failed clip was replaced by the new one").toHaveLength(1);
-      const filters = encodeURIComponent(JSON.stringify([{ id: "type", value: "clip" }, { id: "outputAssetId", value: again[0].id }]));
+      const filters = encodeURIComponent(
+        JSON.stringify([
+          { id: "type", value: "clip" },
+          { id: "outputAssetId", value: again[0].id },
+        ]),
+      );
       const [task] = (await (await page.request.get(`/api/task?filters=${filters}`)).json()) as { params: { clip: { clipStrategy: Kept } } }[];
       expect(task.params.clip.clipStrategy).toMatchObject({ ...range });
       await row.scrollIntoViewIfNeeded();

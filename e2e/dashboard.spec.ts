@@ -98,11 +98,7 @@ test("a creator signs up, sets up a stream, multistreams it and adds a webhook",
   await test.step("the stream page shows how to go live and how to watch", async () => {
     await page.getByRole("link", { name: new RegExp(streamName) }).click();
     await expect(page.getByRole("heading", { level: 1, name: streamName })).toBeVisible();
-    const stream = await apiGet<{ streamKey: string; playbackId: string; profiles: { name: string }[] }>(
-      request,
-      apiKey,
-      `/api/stream/${streamId}`,
-    );
+    const stream = await apiGet<{ streamKey: string; playbackId: string; profiles: { name: string }[] }>(request, apiKey, `/api/stream/${streamId}`);
     expect(stream.profiles.map((p) => p.name)).toEqual(["720p", "480p", "360p"]);
 
     const host = new URL(baseURL!).hostname;
@@ -122,9 +118,7 @@ test("a creator signs up, sets up a stream, multistreams it and adds a webhook",
 
     await page.getByRole("switch", { name: "Record" }).click();
     await expect(page.getByRole("switch", { name: "Record" })).toHaveAttribute("aria-checked", "true");
-    await expect
-      .poll(async () => (await apiGet<{ record: boolean }>(request, apiKey, `/api/stream/${streamId}`)).record)
-      .toBe(true);
+    await expect.poll(async () => (await apiGet<{ record: boolean }>(request, apiKey, `/api/stream/${streamId}`)).record).toBe(true);
   });
 
   await test.step("the media nodes are not a creator's business: no link, no page, no API (e2e/operators.spec.ts)", async () => {

@@ -10,7 +10,8 @@ async function opens(page: Page, button: string, dialogName: string, focused: { 
   await page.getByRole("button", { name: button, exact: true }).first().click();
   const dialog = page.getByRole("dialog", { name: dialogName });
   await expect(dialog).toBeVisible();
-  const target = focused === "Cancel" ? dialog.getByRole("button", { name: "Cancel" }) : dialog.getByLabel(focused.label, { exact: typeof focused.label === "string" });
+  const target =
+    focused === "Cancel" ? dialog.getByRole("button", { name: "Cancel" }) : dialog.getByLabel(focused.label, { exact: typeof focused.label === "string" });
   await expect(target, `${dialogName}: focus`).toBeFocused();
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();

@@ -35,7 +35,10 @@ async function guidesAndNoAddOns(page: Page, inFlight: Set<string>) {
   }
 }
 
-test("/docs at 1440 and 390 px loads nothing from other origins and shows the guides; guides and tags are reachable from the sidebar", async ({ page, baseURL }) => {
+test("/docs at 1440 and 390 px loads nothing from other origins and shows the guides; guides and tags are reachable from the sidebar", async ({
+  page,
+  baseURL,
+}) => {
   const origin = new URL(baseURL!).origin;
   const requested: string[] = [];
   const inFlight = new Set<string>();

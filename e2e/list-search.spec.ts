@@ -20,7 +20,8 @@ test("searching, filtering and sorting the streams list", async ({ page }, testI
   await expect(page).toHaveURL(/\/streams$/);
 
   // The oldest stream is the one to find: newest first, it is beyond the first page.
-  const create = async (name: string) => expect((await page.request.post("/api/stream", { headers: fromDashboard, data: { name, record: name.startsWith("Needle") } })).status()).toBe(201);
+  const create = async (name: string) =>
+    expect((await page.request.post("/api/stream", { headers: fromDashboard, data: { name, record: name.startsWith("Needle") } })).status()).toBe(201);
   await create(`Needle in the haystack ${unique}`);
   for (let i = 0; i < STREAMS - 1; i++) await create(`Hay ${i}`);
 

@@ -45,7 +45,12 @@ test("the stream page shows each target's live state; the targets page shows hos
     const stream = await post("/api/stream", {
       name,
       profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }],
-      multistream: { targets: [{ id: youtube.id, profile: "source" }, { id: twitch.id, profile: "240p" }] },
+      multistream: {
+        targets: [
+          { id: youtube.id, profile: "source" },
+          { id: twitch.id, profile: "240p" },
+        ],
+      },
     });
 
     await page.goto(`/streams/${stream.id}`);

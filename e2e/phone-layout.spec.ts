@@ -36,7 +36,10 @@ test("API keys keep created and last used at 390 px", async ({ page }) => {
 test("webhook event choices are whole at 390 px: the test-event list and the add dialog", async ({ page }) => {
   await signUp(page);
   // 93.184.215.14 is a public address; nothing is sent until an event happens.
-  const res = await page.request.post("/api/webhook", { headers: fromDashboard, data: { name: "Phone hook", url: "https://93.184.215.14/hook", events: ["multistream.disconnected"] } });
+  const res = await page.request.post("/api/webhook", {
+    headers: fromDashboard,
+    data: { name: "Phone hook", url: "https://93.184.215.14/hook", events: ["multistream.disconnected"] },
+  });
   expect(res.status()).toBe(200);
   const webhook = (await res.json()) as { id: string };
 

@@ -34,7 +34,7 @@ test.beforeAll(async () => {
   privatePlaybackId = secret.playbackId;
 });
 
-const prop = <T,>(video: Locator, read: (v: HTMLVideoElement) => T) => video.evaluate(read);
+const prop = <T>(video: Locator, read: (v: HTMLVideoElement) => T) => video.evaluate(read);
 
 async function paused(video: Locator, expected: boolean) {
   await expect.poll(() => prop(video, (v) => v.paused), { message: `paused should be ${expected}` }).toBe(expected);
@@ -131,6 +131,34 @@ for (const [label, viewport] of [
   });
 }
 
+test("a play pressed while the player starts again plays: the page waits for it (?autoplay=0), the master fails twice, the player starts again", async ({
+  page,
+}) => {
+  // The master is answered 503 twice (hls.js's retries for it, then a fatal error: the player tears
+  // down and starts again); the first answer waits until the viewer has pressed play, so the play
+  // is pending when the start it was pressed on is torn down (its element loaded again).
+  let pressed!: () => void;
+  const playPressed = new Promise<void>((resolve) => (pressed = resolve));
+  let masters = 0;
+  await page.route(new RegExp(`/${playbackId}/[^?]*\\.m3u8`), async (route) => {
+    if (++masters > 2) return route.continue();
+    await playPressed;
+    await route.fulfill({ status: 503, body: "busy" });
+  });
+  await page.goto(`/play/${playbackId}?autoplay=0`);
+  const video = page.getByTestId("player-video");
+  await expect.poll(() => masters, { message: "the player asks for the master" }).toBeGreaterThan(0);
+  await expect(video, "?autoplay=0: the video waits for the viewer").not.toHaveAttribute("autoplay");
+  await video.evaluate((v: HTMLVideoElement) => {
+    v.muted = true;
+    // Pending until the start is torn down, which rejects it: not awaited.
+    void v.play().catch(() => {});
+  });
+  pressed();
+  await expect.poll(() => masters, { message: "the player starts again after the master failed", timeout: 60_000 }).toBeGreaterThan(2);
+  await expect.poll(() => prop(video, (v) => v.currentTime), { timeout: 60_000, message: "the video plays" }).toBeGreaterThan(1);
+});
+
 test("a private video's player page keeps its name to itself", async ({ page }) => {
   const html = await (await page.request.get(`/play/${privatePlaybackId}`)).text();
   expect(html).not.toContain(secretName);
@@ -159,7 +187,9 @@ test("the player page stays light: its scripts weigh at most a fifth more than b
   await page.waitForLoadState("networkidle");
   const bodies = await Promise.all(scripts);
   const gzip = bodies.reduce((sum, body) => sum + gzipSync(body).length, 0);
-  console.log(`player page JS: ${bodies.length} scripts, ${gzip} bytes gzip (before the features: ${PLAYER_JS_BEFORE}, ${(((gzip / PLAYER_JS_BEFORE) - 1) * 100).toFixed(1)}%)`);
+  console.log(
+    `player page JS: ${bodies.length} scripts, ${gzip} bytes gzip (before the features: ${PLAYER_JS_BEFORE}, ${((gzip / PLAYER_JS_BEFORE - 1) * 100).toFixed(1)}%)`,
+  );
   // hls.js alone is ~160 kB gzip: a page that did not load it measured nothing worth comparing.
   expect(gzip).toBeGreaterThan(200_000);
   expect(gzip).toBeLessThanOrEqual(PLAYER_JS_BEFORE * 1.2);

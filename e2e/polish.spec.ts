@@ -28,7 +28,10 @@ const lightness = (element: Locator) =>
 /** Whether the visible labels of a time axis stand apart (each ends before the next begins). */
 const labelsApart = (axis: Locator) =>
   axis.locator("span").evaluateAll((spans) => {
-    const boxes = spans.map((s) => s.getBoundingClientRect()).filter((b) => b.width > 0).sort((a, b) => a.left - b.left);
+    const boxes = spans
+      .map((s) => s.getBoundingClientRect())
+      .filter((b) => b.width > 0)
+      .sort((a, b) => a.left - b.left);
     return boxes.length >= 2 && boxes.every((b, i) => i === 0 || boxes[i - 1].right <= b.left);
   });
 
@@ -52,6 +55,9 @@ test("a live stream: one current bitrate, charts with axes and a readout, the re
     publisher = publishFile(rtmpUrl(stream.streamKey), clip, 600);
     await page.goto(`/streams/${stream.id}`);
     await expect(page.getByTestId("stream-status")).toHaveText("Live", { timeout: 60_000 });
+    // Who is watching: the page's own preview player is a viewer, counted within seconds.
+    await expect(page.getByTestId("viewer-count")).toHaveText(/^[1-9]\d*$/, { timeout: 60_000 });
+    await shoot(page, "stream-live-1440", { fullPage: true });
 
     // One current bitrate, labelled; the history gives ranges, not a second "now".
     await expect(page.getByTestId("health-bitrate")).toHaveText(/^[\d,]+\s*kbps$/, { timeout: 60_000 });

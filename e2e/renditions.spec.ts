@@ -3,6 +3,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { fromDashboard } from "./accounts";
 import { makeVideo } from "./support/video";
+import { play } from "./support/player";
 
 /**
  * A 720p upload gets its ABR ladder: the asset page lists the renditions with their
@@ -81,7 +82,10 @@ test("renditions show on the asset page and in the player's quality menu, and th
 
   // The library lists it as ready, with no ladder progress left.
   await page.goto("/assets");
-  const listed = page.getByRole("list", { name: "Assets" }).getByRole("listitem").filter({ hasText: `Ladder ${unique}` });
+  const listed = page
+    .getByRole("list", { name: "Assets" })
+    .getByRole("listitem")
+    .filter({ hasText: `Ladder ${unique}` });
   await expect(listed).toContainText("ready");
   await expect(listed.getByTestId("ladder-progress")).toHaveCount(0);
 
@@ -94,7 +98,7 @@ test("renditions show on the asset page and in the player's quality menu, and th
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await page.goto(`/play/${asset.playbackId}`);
     const video = page.getByTestId("player-video");
-    await video.evaluate((v: HTMLVideoElement) => ((v.muted = true), v.play()));
+    await play(video);
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000, message: "it plays" }).toBeGreaterThan(0.5);
 
     await page.getByRole("button", { name: /^Quality/ }).click();
@@ -104,7 +108,7 @@ test("renditions show on the asset page and in the player's quality menu, and th
     await menu.getByRole("menuitemradio", { name: "360p" }).click();
     // From the start: on a busy machine the 8 s video can have played to its end while the
     // menu was used, and an ended video shows no frame of the new quality.
-    await video.evaluate((v: HTMLVideoElement) => ((v.currentTime = 0), v.play()));
+    await play(video, { from: 0 });
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoHeight), { timeout: 60_000, message: "360p plays" }).toBe(360);
 
     const seek = page.getByRole("slider", { name: "Seek" });

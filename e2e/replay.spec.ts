@@ -22,7 +22,7 @@ test.beforeAll(async () => {
   await broadcastFor(api, stream, SHOW_S);
 });
 
-const prop = <T,>(video: Locator, read: (v: HTMLVideoElement) => T) => video.evaluate(read);
+const prop = <T>(video: Locator, read: (v: HTMLVideoElement) => T) => video.evaluate(read);
 
 for (const [label, viewport] of VIEWPORTS) {
   test(`the player page of a stream that just ended offers the replay, which plays (${label})`, async ({ browser }) => {

@@ -21,7 +21,10 @@ test("rename a stream, edit its renditions, rotate its key (a live broadcast on 
   let publisher: Running | undefined;
   try {
     await signUp(page);
-    const res = await page.request.post("/api/stream", { headers: fromDashboard, data: { name: `Show ${id}`, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] } });
+    const res = await page.request.post("/api/stream", {
+      headers: fromDashboard,
+      data: { name: `Show ${id}`, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] },
+    });
     expect(res.status()).toBe(201);
     const stream = (await res.json()) as { id: string; streamKey: string };
     await page.goto(`/streams/${stream.id}`);
@@ -59,7 +62,10 @@ test("rename a stream, edit its renditions, rotate its key (a live broadcast on 
     await edit.getByRole("button", { name: "Save renditions" }).click();
     await expect(edit).toBeHidden();
     await expect(renditions).toContainText("360p");
-    expect(((await (await page.request.get(`/api/stream/${stream.id}`)).json()) as { profiles: { name: string }[] }).profiles.map((p) => p.name)).toEqual(["360p", "240p"]);
+    expect(((await (await page.request.get(`/api/stream/${stream.id}`)).json()) as { profiles: { name: string }[] }).profiles.map((p) => p.name)).toEqual([
+      "360p",
+      "240p",
+    ]);
 
     publisher = publish(rtmpUrl(stream.streamKey));
     await expect(page.getByTestId("stream-status")).toHaveText("Live", { timeout: 60_000 });

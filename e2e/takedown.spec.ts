@@ -6,8 +6,11 @@ import { makeMedia, putFile, tmpDir } from "../test/support/vod";
  * A creator deletes a video from its page: the dialog says it is taken down, and from then on
  * its player page, playlists, download and playback info are gone for viewers.
  */
-for (const { width, height } of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
-  test(`deleting a video from its page at ${width} px takes it down everywhere`, async ({ page, request, baseURL }) => {
+for (const { width, height } of [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test(`deleting a video from its page at ${width} px takes it down everywhere`, async ({ page, request }) => {
     test.setTimeout(180_000);
     await page.setViewportSize({ width, height });
     await signUp(page, { name: "Taking Down" });

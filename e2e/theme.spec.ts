@@ -21,13 +21,16 @@ async function backgroundLightness(page: Page) {
 }
 
 async function lightnessOf(page: Page, selector: string, property: "color" | "backgroundColor") {
-  return page.locator(selector).first().evaluate((element, property) => {
-    const probe = document.createElement("canvas").getContext("2d")!;
-    probe.fillStyle = getComputedStyle(element)[property];
-    probe.fillRect(0, 0, 1, 1);
-    const [r, g, b] = probe.getImageData(0, 0, 1, 1).data;
-    return Math.round((r + g + b) / 3);
-  }, property);
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((element, property) => {
+      const probe = document.createElement("canvas").getContext("2d")!;
+      probe.fillStyle = getComputedStyle(element)[property];
+      probe.fillRect(0, 0, 1, 1);
+      const [r, g, b] = probe.getImageData(0, 0, 1, 1).data;
+      return Math.round((r + g + b) / 3);
+    }, property);
 }
 
 test.use({ colorScheme: "dark" });

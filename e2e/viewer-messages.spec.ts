@@ -17,9 +17,14 @@ test("a private stream's player says what happened: access check unavailable, re
   try {
     await signUp(page);
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/access`;
-    const hook = await (await page.request.post("/api/webhook", { headers: fromDashboard, data: { name: "access", url, events: ["playback.accessControl"] } })).json();
+    const hook = await (
+      await page.request.post("/api/webhook", { headers: fromDashboard, data: { name: "access", url, events: ["playback.accessControl"] } })
+    ).json();
     const stream = await (
-      await page.request.post("/api/stream", { headers: fromDashboard, data: { name: `Members ${unique()}`, playbackPolicy: { type: "webhook", webhookId: hook.id } } })
+      await page.request.post("/api/stream", {
+        headers: fromDashboard,
+        data: { name: `Members ${unique()}`, playbackPolicy: { type: "webhook", webhookId: hook.id } },
+      })
     ).json();
 
     const viewer = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();

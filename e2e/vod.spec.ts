@@ -1,6 +1,7 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { makeVideo } from "./support/video";
+import { play } from "./support/player";
 
 /**
  * A creator uploads a video in the dashboard: the upload row's progress bar moves
@@ -26,8 +27,7 @@ test("an upload in the dashboard shows its progress, becomes ready and plays", a
   await page.getByTestId("asset-file-input").setInputFiles(file);
   const row = page.getByTestId("upload-row").filter({ hasText: path.basename(file) });
   const bar = row.getByRole("progressbar");
-  await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow")), { message: "progress shows part of the file sent" })
-    .toBeGreaterThan(0);
+  await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow")), { message: "progress shows part of the file sent" }).toBeGreaterThan(0);
   const midway = Number(await bar.getAttribute("aria-valuenow"));
   expect(midway, "seen before the end").toBeLessThan(100);
   await expect(row).toHaveAttribute("data-state", "uploaded", { timeout: 60_000 });
@@ -38,6 +38,6 @@ test("an upload in the dashboard shows its progress, becomes ready and plays", a
   await expect(page).toHaveURL(/\/assets\/[\w-]+$/);
   await expect(page.getByTestId("asset-status")).toContainText("ready", { timeout: 60_000 });
   const video = page.getByTestId("player-video");
-  await video.evaluate((v: HTMLVideoElement) => ((v.muted = true), v.play()));
+  await play(video);
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000, message: "the asset plays" }).toBeGreaterThan(1);
 });

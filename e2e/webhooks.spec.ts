@@ -101,7 +101,10 @@ test("a test event is retried after a 500, shown in the log, and resent", async 
     });
 
     await test.step("expand the failed attempt: request headers and body, response status and body", async () => {
-      await attempts.nth(1).getByRole("button", { name: /^Details of/ }).click();
+      await attempts
+        .nth(1)
+        .getByRole("button", { name: /^Details of/ })
+        .click();
       const details = page.getByRole("region", { name: "stream.started attempt details" });
       await expect(details).toBeVisible();
       await expect(details.getByLabel("Request body", { exact: true })).toContainText(`"id": "${eventId}"`);
@@ -114,7 +117,10 @@ test("a test event is retried after a 500, shown in the log, and resent", async 
       await expect(details).toContainText("500 Internal Server Error");
       await expect(details.getByLabel("Response body", { exact: true })).toContainText(`"ok": false`);
 
-      await attempts.nth(1).getByRole("button", { name: /^Details of/ }).click();
+      await attempts
+        .nth(1)
+        .getByRole("button", { name: /^Details of/ })
+        .click();
       await expect(details).toHaveCount(0);
     });
 

@@ -39,7 +39,12 @@ export async function* capped(body: Bytes, limit: number, what: string): AsyncGe
  * from a declared length (Content-Length) before any byte is read (the body is left as it is),
  * or at the first byte past the limit.
  */
-export async function readCapped(body: Bytes | null | undefined, limit: number, what: string, declaredLength?: number | string | null): Promise<Buffer<ArrayBuffer>> {
+export async function readCapped(
+  body: Bytes | null | undefined,
+  limit: number,
+  what: string,
+  declaredLength?: number | string | null,
+): Promise<Buffer<ArrayBuffer>> {
   if (Number(declaredLength ?? 0) > limit) throw new BodyTooLarge(what, limit);
   const chunks: Uint8Array[] = [];
   if (body) for await (const chunk of capped(body, limit, what)) chunks.push(chunk);
@@ -47,8 +52,7 @@ export async function readCapped(body: Bytes | null | undefined, limit: number, 
 }
 
 /** A request's body, read whole (see readCapped). */
-export const requestBody = (req: Request, limit: number, what = "the request body") =>
-  readCapped(req.body, limit, what, req.headers.get("content-length"));
+export const requestBody = (req: Request, limit: number, what = "the request body") => readCapped(req.body, limit, what, req.headers.get("content-length"));
 
 /**
  * The first `keep` bytes of a fetched answer whose rest is not wanted. A body that ends within

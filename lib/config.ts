@@ -1,3 +1,4 @@
+// biome-ignore-all format: a table, one entry per line, read down its columns
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
@@ -22,6 +23,9 @@ const doc = (description: string, whenUnset?: string): SettingDoc => ({ descript
 const server = {
   PORT: z.coerce.number().int().min(0).max(65535).default(3000).meta(doc("HTTP port (0: any free port).")),
   HOST: z.string().min(1).default("0.0.0.0").meta(doc("Address to listen on.")),
+  EDGE_PORT: z.coerce.number().int().min(0).max(65535).default(3001).meta(doc(
+    "`npm run edge`: the port of the delivery plane run on its own (viewer paths and `/metrics` only), beside or apart from the app (0: any free port). It listens on `HOST`.",
+  )),
   DATA_DIR: z.string().min(1).default("./data").meta(doc("Everything stored locally: the embedded database (`pg/`), generated secrets, objects.")),
   PUBLIC_URL: z.url({ message: "must be an absolute URL such as https://video.example.com" }).optional().meta(doc(
     "The public origin of this deployment, for URLs handed to users and sign-in/sign-out redirects. Unset, URLs in an answer are at the origin its request came to (the `Host` header, or with `AUTH_TRUST_HOST` the proxy's `X-Forwarded-Host`/`-Proto`), and those made by background work (webhook payloads, IPFS metadata) at the app's own address: set it for those.",
@@ -58,6 +62,9 @@ const accounts = {
     "the request's origin (or `PUBLIC_URL`)",
   )),
   NEXTAUTH_URL: z.string().optional().meta(doc("The older name of `AUTH_URL`, read the same way.", "as `AUTH_URL`")),
+  PASSWORD_HASH_COST: z.coerce.number().int().min(12).max(18).default(15).meta(doc(
+    "scrypt cost of password hashes as log2 N: 15 is N = 32768 (32 MiB and about 0.1-0.3 s of one core per sign-up or sign-in). Each hash keeps its own parameters, so a change applies to passwords set from then on; raise it for stronger hashes. The test suite lowers it to 12, its many sign-ups otherwise spend minutes of CPU.",
+  )),
   ALLOW_SIGNUP: bool.default(true).meta(doc("Whether anyone can sign up from the dashboard (`false`: operators make accounts with the CLI).")),
   SMTP_URL: z
     .url({ message: "must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587" })
@@ -167,6 +174,9 @@ const playback = {
   )),
   ACCESS_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2000).meta(doc(
     "A webhook policy's receiver answering later than this: the access check is unavailable and the viewer is not admitted.",
+  )),
+  LIVE_SEGMENT_MEMORY_MB: z.coerce.number().int().min(0).max(16_384).default(64).meta(doc(
+    "Memory per instance (MiB) for live segments just served: every viewer fetches each new segment within seconds, so each is read from the store once and answered from memory (0: read for every request).",
   )),
 };
 

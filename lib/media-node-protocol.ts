@@ -1,3 +1,4 @@
+// biome-ignore-all format: a table, one entry per line, read down its columns
 import { z } from "zod";
 import { MEDIA_OBJECT_KEY, MEDIA_PREFIX } from "@/lib/live/keys";
 
@@ -6,7 +7,7 @@ import { MEDIA_OBJECT_KEY, MEDIA_PREFIX } from "@/lib/live/keys";
  * with the deployment's MEDIA_SECRET): every message's schema and every operation, declared once.
  * Node end: media-node/app-client.ts (publish checks, heartbeats, session events, node beats,
  * media through the app). App end: app/api/internal/media/<operation>/route.ts, bound to these
- * declarations (lib/api/operations.ts lists them with the rest), answered by lib/live/service.ts
+ * declarations (lib/api/operations.ts lists them with the rest), answered by lib/live/ingest.ts
  * and lib/live/nodes.ts. Both ends import this module; nothing here reaches the database.
  */
 export const PublishRequest = z.object({ streamKey: z.string().min(1).max(200), nodeId: z.string().min(1) });

@@ -6,7 +6,8 @@ const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
 
 const first = (value: string | null | undefined) => value?.split(",")[0].trim() || undefined;
 
-type HeaderReader = { get(name: string): string | null };
+/** What is read of a request's headers: a fetch Headers, or a view of a Node request's. */
+export type HeaderReader = { get(name: string): string | null };
 
 /**
  * The origin the browser used to reach this app: PUBLIC_URL when set; else the Host

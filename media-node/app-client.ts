@@ -1,5 +1,14 @@
 import { Readable } from "node:stream";
-import { HeartbeatReply, mediaNodeOperations as ops, NodeBeatReply, PublishGrant, type Heartbeat, type NodeBeat, type SessionEvent } from "@/lib/media-node-protocol";
+import { ApiRequestError, call, RawBody, type Transport } from "@/lib/api/client";
+import {
+  mediaNodeOperations as ops,
+  type Heartbeat,
+  type HeartbeatReply,
+  type NodeBeat,
+  type NodeBeatReply,
+  type PublishGrant,
+  type SessionEvent,
+} from "@/lib/media-node-protocol";
 import type { MediaStore } from "./media-store";
 
 /** The app no longer counts this node as the session's: it must stop writing and let the publisher go. */
@@ -7,69 +16,58 @@ export class Fenced extends Error {}
 
 /**
  * How a media node talks to the app: the node's end of the media node <-> app protocol
- * (lib/media-node-protocol.ts), authenticated with the deployment's MEDIA_SECRET. A media
- * node on another machine only needs APP_URL and MEDIA_SECRET (and S3_* to write to the
+ * (lib/media-node-protocol.ts), called through the app's typed client (lib/api/client.ts, which
+ * parses each reply with the protocol's schema), authenticated with the deployment's MEDIA_SECRET.
+ * A media node on another machine only needs APP_URL and MEDIA_SECRET (and S3_* to write to the
  * bucket itself; without them its media goes through the app: this is also a MediaStore).
  */
 export class AppClient implements MediaStore {
-  constructor(
-    private readonly appUrl: string,
-    private readonly secret: string,
-  ) {}
+  private readonly transport: Transport;
 
-  /** `query`: already encoded. */
-  private request(op: { method: string; path: string }, init: { json?: unknown; body?: Readable; query?: string } = {}): Promise<Response> {
-    return fetch(`${this.appUrl}/api${op.path}${init.query ? `?${init.query}` : ""}`, {
-      method: op.method,
-      headers: {
-        "x-media-secret": this.secret,
-        ...(init.json !== undefined ? { "content-type": "application/json" } : { "content-type": "application/octet-stream" }),
-      },
-      body: init.json !== undefined ? JSON.stringify(init.json) : init.body ? (Readable.toWeb(init.body) as ReadableStream) : undefined,
-      signal: AbortSignal.timeout(10_000),
-      ...(init.body ? { duplex: "half" } : {}),
-    } as RequestInit);
+  constructor(appUrl: string, secret: string) {
+    // A call the app does not answer in 10 s fails; the caller's loop tries again.
+    this.transport = { baseUrl: appUrl, headers: { "x-media-secret": secret }, timeoutMs: 10_000 };
   }
-
-  private post = (op: { method: "POST"; path: string }, body: unknown) => this.request(op, { json: body });
 
   /** The grant, or the reason the app refuses this publish. */
   async publish(streamKey: string, nodeId: string): Promise<PublishGrant | { refused: string }> {
-    const res = await this.post(ops.authorizePublish, { streamKey, nodeId });
-    const body = await res.json();
-    if (res.status === 403) return { refused: body.errors?.[0] ?? "refused" };
-    if (!res.ok) throw new Error(`publish check failed: ${res.status} ${JSON.stringify(body)}`);
-    return PublishGrant.parse(body);
+    try {
+      return await call(ops.authorizePublish, { body: { streamKey, nodeId } }, this.transport);
+    } catch (err) {
+      if (err instanceof ApiRequestError && err.status === 403) return { refused: err.messages[0] };
+      throw err;
+    }
   }
 
-  async heartbeat(beat: Heartbeat): Promise<HeartbeatReply> {
-    const res = await this.post(ops.mediaHeartbeat, beat);
-    if (!res.ok) throw new Error(`heartbeat failed: ${res.status}`);
-    return HeartbeatReply.parse(await res.json());
+  heartbeat(beat: Heartbeat): Promise<HeartbeatReply> {
+    return call(ops.mediaHeartbeat, { body: beat }, this.transport);
   }
 
   async event(event: SessionEvent): Promise<void> {
-    const res = await this.post(ops.mediaEvent, event);
-    if (res.status === 409) throw new Fenced(`session ${event.sessionId} (epoch ${event.epoch}) is no longer this node's`);
-    if (!res.ok) throw new Error(`event ${event.kind} failed: ${res.status} ${await res.text()}`);
+    try {
+      await call(ops.mediaEvent, { body: event }, this.transport);
+    } catch (err) {
+      if (err instanceof ApiRequestError && err.status === 409) throw new Fenced(`session ${event.sessionId} (epoch ${event.epoch}) is no longer this node's`);
+      throw err;
+    }
   }
 
-  async nodeBeat(beat: NodeBeat): Promise<NodeBeatReply> {
-    const res = await this.post(ops.mediaNodeBeat, beat);
-    if (!res.ok) throw new Error(`node heartbeat failed: ${res.status}`);
-    return NodeBeatReply.parse(await res.json());
+  nodeBeat(beat: NodeBeat): Promise<NodeBeatReply> {
+    return call(ops.mediaNodeBeat, { body: beat }, this.transport);
   }
 
   async write(key: string, body: Readable): Promise<number> {
     let size = 0;
     body.on("data", (chunk: Buffer) => (size += chunk.length));
-    const res = await this.request(ops.storeMediaObject, { body, query: `key=${encodeURIComponent(key)}` });
-    if (!res.ok) throw new Error(`storing ${key} through the app failed: ${res.status} ${await res.text()}`);
+    await call(
+      ops.storeMediaObject,
+      { query: { key }, body: new RawBody(Readable.toWeb(body) as ReadableStream<Uint8Array>, "application/octet-stream") },
+      this.transport,
+    );
     return size;
   }
 
-  async removePrefix(prefix: string): Promise<void> {
-    const res = await this.request(ops.removeMediaObjects, { query: `prefix=${encodeURIComponent(prefix)}` });
-    if (!res.ok) throw new Error(`removing ${prefix} through the app failed: ${res.status}`);
+  removePrefix(prefix: string): Promise<void> {
+    return call(ops.removeMediaObjects, { query: { prefix } }, this.transport);
   }
 }

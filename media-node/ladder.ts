@@ -1,3 +1,4 @@
+// biome-ignore-all format: ffmpeg command lines, each option beside its value
 import path from "node:path";
 import type { Profile } from "@/lib/streams/schema";
 import { fitFilter } from "@/lib/av/fit";

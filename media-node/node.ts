@@ -73,7 +73,10 @@ export async function startMediaNode(opts: MediaNodeOptions) {
   });
 
   const liveChanged = () =>
-    opts.observe?.liveChanged(broadcasts.size, [...broadcasts.values()].reduce((n, b) => n + b.grant.profiles.length + 1, 0));
+    opts.observe?.liveChanged(
+      broadcasts.size,
+      [...broadcasts.values()].reduce((n, b) => n + b.grant.profiles.length + 1, 0),
+    );
 
   async function admit(session: NmsSession, feed: Feed) {
     const cut = () => {

@@ -7,7 +7,19 @@ import path from "node:path";
  * `npm start` right after `npm install` must work, so the launcher builds the
  * Next app when there is no build, or when the sources changed since the last one.
  */
-const INPUTS = ["app", "components", "lib", "db", "inngest", "public", "proxy.ts", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "package-lock.json"];
+const INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "db",
+  "inngest",
+  "public",
+  "proxy.ts",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+];
 const STAMP = ".next/castline-sources.sha256";
 
 function* files(entry: string): Generator<string> {

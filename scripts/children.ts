@@ -42,7 +42,14 @@ export async function superviseChild(opts: ChildOptions): Promise<Child> {
       if (stopping) return;
       console.error(`${opts.name} exited (${signal ?? code}); starting it again`);
       await Promise.resolve(opts.onCrash?.(ready)).catch((err) => console.error(`${opts.name}: cleaning up failed:`, err));
-      setTimeout(() => startOnce(opts).then((r) => watch(r.child, r.ready), (err) => console.error(err.message)), 1000);
+      setTimeout(
+        () =>
+          startOnce(opts).then(
+            (r) => watch(r.child, r.ready),
+            (err) => console.error(err.message),
+          ),
+        1000,
+      );
     });
   };
   const first = await startOnce(opts);

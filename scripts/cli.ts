@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import type { z } from "zod";
 import { usePrivateDataDir } from "@/lib/data-dir";
 import { closeDb } from "@/db/client";
 import { setupDatabase } from "@/db/setup";
@@ -26,8 +27,8 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function parseOrFail<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }, value: unknown, what: string): T {
-  const result = schema.safeParse(value);
+async function parseOrFail<T>(schema: z.ZodType<T>, value: unknown, what: string): Promise<T> {
+  const result = await schema.safeParseAsync(value);
   if (!result.success) fail(`${what}: ${result.error.issues[0].message}`);
   return result.data;
 }
@@ -50,7 +51,13 @@ async function readStdin(): Promise<string> {
 async function main() {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { email: { type: "string" }, "password-stdin": { type: "boolean" }, name: { type: "string" }, role: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: {
+      email: { type: "string" },
+      "password-stdin": { type: "boolean" },
+      name: { type: "string" },
+      role: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   const command = positionals.join(" ");
   if (values.help || !["users create", "users set-role", "users sign-out", "keys create", "nodes list"].includes(command)) {
@@ -59,9 +66,9 @@ async function main() {
   }
   if (command === "nodes list") return withDatabase(printNodes);
   if (!values.email) fail("--email is required");
-  const email = parseOrFail(Email, values.email, "--email");
+  const email = await parseOrFail(Email, values.email, "--email");
   if (command === "users set-role" || command === "users sign-out") {
-    const role = command === "users set-role" ? parseOrFail(Role, values.role, "--role") : undefined;
+    const role = command === "users set-role" ? await parseOrFail(Role, values.role, "--role") : undefined;
     return withDatabase(async () => {
       const user = await findUserByEmail(email);
       if (!user) throw new Error(`no account has the email ${email}`);
@@ -70,12 +77,16 @@ async function main() {
       console.log(role ? `user ${user.email} now has the role ${role}` : `ended every dashboard session of ${user.email}`);
     });
   }
-  const password = values["password-stdin"] ? parseOrFail(Password, await readStdin(), "the password on stdin") : undefined;
+  const password = values["password-stdin"] ? await parseOrFail(Password, await readStdin(), "the password on stdin") : undefined;
 
   await withDatabase(async () => {
     if (command === "users create") {
       const { user, created } = await findOrCreateUser(email, password, values.name);
-      console.log(created ? `created user ${user.email} (${user.id})` : `user ${user.email} exists (${user.id})${password ? "; password updated, its dashboard sessions ended" : ""}`);
+      console.log(
+        created
+          ? `created user ${user.email} (${user.id})`
+          : `user ${user.email} exists (${user.id})${password ? "; password updated, its dashboard sessions ended" : ""}`,
+      );
     } else {
       const { user, created } = await findOrCreateUser(email, password);
       if (created) console.log(`created user ${user.email} (${user.id})`);
@@ -101,10 +112,23 @@ async function printNodes() {
   const nodes = await listNodes();
   if (!nodes.length) return console.log("no media node has registered");
   const ago = (ms: number) => `${((Date.now() - ms) / 1000).toFixed(1)} s ago`;
-  const rows = nodes.map((n) => [n.id, n.state, n.ingestUrl ?? `(app host):${n.rtmpPort}`, `${n.liveSessions}${n.laggingSessions ? ` (${n.laggingSessions} behind)` : ""}`, `${Math.round(n.cpuLoad * 100)}% of ${n.cores}`, ago(n.lastHeartbeatAt)]);
+  const rows = nodes.map((n) => [
+    n.id,
+    n.state,
+    n.ingestUrl ?? `(app host):${n.rtmpPort}`,
+    `${n.liveSessions}${n.laggingSessions ? ` (${n.laggingSessions} behind)` : ""}`,
+    `${Math.round(n.cpuLoad * 100)}% of ${n.cores}`,
+    ago(n.lastHeartbeatAt),
+  ]);
   const header = ["NODE", "STATE", "INGEST", "LIVE", "CPU", "LAST HEARTBEAT"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  for (const row of [header, ...rows]) console.log(row.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());
+  for (const row of [header, ...rows])
+    console.log(
+      row
+        .map((c, i) => c.padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    );
 }
 
 main().catch((err) => {

@@ -1,19 +1,21 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { config } from "@/lib/config";
 
 /**
  * System programs Castline needs. Missing ones are installed with apt-get when we
  * are root; otherwise we stop and say exactly what to install. Never skipped.
  */
-interface Program {
+export interface Program {
   bin: string;
   pkg: string;
   why: string;
 }
 
 const runs = (bin: string) => spawnSync(bin, ["-version"], { stdio: "ignore" }).status === 0;
-const installed = (p: Program) => (p === CHROMIUM ? fs.existsSync(p.bin) : runs(p.bin));
+/** A program named by its path is there when its file is (not every one answers -version). */
+const installed = (p: Program) => (path.isAbsolute(p.bin) ? fs.existsSync(p.bin) : runs(p.bin));
 
 /** ffmpeg and ffprobe (one Debian package): probing uploads, HLS, live transcoding. */
 export const FFMPEG: Program = { bin: "ffmpeg", pkg: "ffmpeg", why: "video processing and live transcoding" };
@@ -24,6 +26,13 @@ export const FFMPEG: Program = { bin: "ffmpeg", pkg: "ffmpeg", why: "video proce
  * CPU-s where the full browser took 4.9-5.7, a video spec half the CPU.
  */
 export const CHROMIUM: Program = { bin: "/usr/bin/chromium-headless-shell", pkg: "chromium-headless-shell", why: "browser tests (Playwright)" };
+
+/** Debian's nginx: the shared cache in front of the app that the CDN test and benchmark put there (deploy/nginx-cdn.conf). */
+export const NGINX: Program = {
+  bin: "/usr/sbin/nginx",
+  pkg: "nginx-light",
+  why: "the CDN test (a real nginx cache in front of the app) and the delivery benchmark's static-file baseline",
+};
 
 export function ensurePrograms(programs: Program[]) {
   const ffmpegPath = config().FFMPEG_PATH;

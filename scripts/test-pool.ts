@@ -64,9 +64,14 @@ export function tapCounts(file: string) {
 
 export const nodeTestArgs = (tap: string, spec: string, files: string[], namePattern?: string) => [
   // A file whose tests are done exits even if something it started holds the event loop.
-  "--import", "tsx", "--test", "--test-force-exit",
-  "--test-reporter=spec", `--test-reporter-destination=${spec}`,
-  "--test-reporter=tap", `--test-reporter-destination=${tap}`,
+  "--import",
+  "tsx",
+  "--test",
+  "--test-force-exit",
+  "--test-reporter=spec",
+  `--test-reporter-destination=${spec}`,
+  "--test-reporter=tap",
+  `--test-reporter-destination=${tap}`,
   ...(namePattern ? [`--test-name-pattern=${namePattern}`] : []),
   ...files,
 ];
@@ -91,7 +96,9 @@ function runFile(file: string, opts: PoolOptions): Promise<FileResult> {
       const counts = tapCounts(tap);
       // A file that died before reporting (a syntax error, a crash) still counts as failed.
       const failed = counts.failed || (code !== 0 ? 1 : 0);
-      const failures = (counts.failures.length ? counts.failures : failed ? [`exited with ${code}: ${stderr.trim().split("\n").slice(-6).join("\n    ")}`] : []).map((f) => `${file} ${f}`);
+      const failures = (
+        counts.failures.length ? counts.failures : failed ? [`exited with ${code}: ${stderr.trim().split("\n").slice(-6).join("\n    ")}`] : []
+      ).map((f) => `${file} ${f}`);
       const mark = failed ? "✖" : "✔";
       const output = fs.existsSync(spec) ? fs.readFileSync(spec, "utf8") : "";
       process.stdout.write(`\n── ${mark} ${file} (${(ms / 1000).toFixed(1)} s)\n${output}${failed && stderr ? `\n${stderr}` : ""}`);

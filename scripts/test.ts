@@ -8,7 +8,7 @@ import { setupDatabase } from "@/db/setup";
 import { freePort } from "@/lib/net/free-port";
 import { startAppProcess } from "./app-process";
 import { buildIfNeeded } from "./build-if-needed";
-import { CHROMIUM, ensurePrograms, FFMPEG } from "./prerequisites";
+import { CHROMIUM, ensurePrograms, FFMPEG, NGINX } from "./prerequisites";
 import { nodeTestArgs, runPool, tapCounts, type FileResult, type PoolOptions } from "./test-pool";
 
 /**
@@ -70,7 +70,10 @@ interface PlaywrightSuite {
 /** The browser tier's counts, and a few lines on each failed test (for the run's closing summary). */
 function playwrightCounts(file: string) {
   if (!fs.existsSync(file)) return { passed: 0, failed: 1, failures: ["the browser tier wrote no report"] };
-  const { stats, suites } = JSON.parse(fs.readFileSync(file, "utf8")) as { stats: { expected: number; flaky: number; unexpected: number }; suites: PlaywrightSuite[] };
+  const { stats, suites } = JSON.parse(fs.readFileSync(file, "utf8")) as {
+    stats: { expected: number; flaky: number; unexpected: number };
+    suites: PlaywrightSuite[];
+  };
   const failures: string[] = [];
   const walk = (suite: PlaywrightSuite, titles: string[]) => {
     for (const spec of suite.specs ?? []) {
@@ -91,7 +94,10 @@ const firstLines = (text: string, n: number) => text.split("\n").slice(0, n).joi
 const indent = (text: string) => text.replace(/^/gm, "    ");
 
 const testFiles = (dir: string, suffix: string, keep: (name: string) => boolean) =>
-  fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith(suffix) && keep(f)).map((f) => path.join(dir, f));
+  fs
+    .readdirSync(path.join(root, dir))
+    .filter((f) => f.endsWith(suffix) && keep(f))
+    .map((f) => path.join(dir, f));
 
 /** Which files of each tier a run takes: all without words; with words, a tier's name or the files naming one. */
 function selection({ words }: Args) {
@@ -204,7 +210,11 @@ async function typecheckTier(outDir: string) {
   const log = path.join(outDir, "typecheck.log");
   const out = fs.openSync(log, "w");
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc"), "--noEmit", "--incremental", "false"], { stdio: ["ignore", out, out] });
+    const child = spawn(
+      process.execPath,
+      [path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc"), "--noEmit", "--incremental", "false"],
+      { stdio: ["ignore", out, out] },
+    );
     child.on("exit", (c) => resolve(c ?? 1));
   });
   process.stdout.write(`\n── ${code ? "✖" : "✔"} typecheck\n${fs.readFileSync(log, "utf8")}`);
@@ -215,8 +225,7 @@ const sum = (rows: FileResult[], key: "passed" | "failed") => rows.reduce((n, r)
 
 /** The app under test: its environment, shared by the tests (they read CASTLINE_URL and the rest). */
 async function startAppUnderTest(dataDir: string) {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+  const settings: Record<string, string> = {
     PORT: "0",
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
@@ -242,17 +251,26 @@ async function startAppUnderTest(dataDir: string) {
     // veryfast (6.5 vs 9.4 CPU-seconds for 10 s of 720p to three rungs), on a machine the
     // suite keeps saturated. The apps tests start themselves inherit it from the environment.
     TRANSCODE_PRESET: "superfast",
+    // scrypt at N = 2^12 instead of 2^15: the suite signs up and in hundreds of times (at 2^15,
+    // 0.3 s of CPU each on this machine); hashes still cost enough for the timing test in auth.test.ts.
+    PASSWORD_HASH_COST: "12",
   };
-  const app = await startAppProcess(env);
+  const app = await startAppProcess({ ...process.env, ...settings });
   console.log(`app under test: ${app.url} (its log: ${path.join(dataDir, "app.log")})`);
-  return { app, env: { ...env, CASTLINE_URL: app.url, CASTLINE_RTMP_PORT: env.RTMP_PORT } };
+  // What the tests get: the app's settings (the apps they start themselves inherit them), its
+  // database (setupDatabase's DATABASE_URL), and where it answers.
+  const forTests = { ...settings, DATABASE_URL: process.env.DATABASE_URL, CASTLINE_URL: app.url, CASTLINE_RTMP_PORT: settings.RTMP_PORT };
+  return { app, env: { ...process.env, ...forTests }, forTests };
 }
 
 /** The environment of an app kept up by `npm test -- --serve`, when one still answers. */
 async function servedApp(): Promise<NodeJS.ProcessEnv | undefined> {
   if (!fs.existsSync(SERVED)) return undefined;
   const served = JSON.parse(fs.readFileSync(SERVED, "utf8")) as { env: NodeJS.ProcessEnv };
-  const up = await fetch(`${served.env.CASTLINE_URL}/api/health`, { signal: AbortSignal.timeout(3000) }).then((r) => r.ok, () => false);
+  const up = await fetch(`${served.env.CASTLINE_URL}/api/health`, { signal: AbortSignal.timeout(3000) }).then(
+    (r) => r.ok,
+    () => false,
+  );
   return up ? { ...process.env, ...served.env } : undefined;
 }
 
@@ -300,14 +318,15 @@ async function main() {
   if (!served) process.env.DATA_DIR = dataDir;
   // The unit tier runs meanwhile: it needs neither the build nor the database.
   const needsDatabase = needsApp || chosen.database.length > 0;
-  const database = needsDatabase && !served
-    ? (async () => {
-        ensurePrograms(chosen.browser.length || args.serve ? [CHROMIUM, FFMPEG] : [FFMPEG]);
-        const stop = await setupDatabase();
-        await closeDb();
-        return stop;
-      })()
-    : undefined;
+  const database =
+    needsDatabase && !served
+      ? (async () => {
+          ensurePrograms([FFMPEG, ...(chosen.browser.length || args.serve ? [CHROMIUM] : []), ...(chosen.integration.length || args.serve ? [NGINX] : [])]);
+          const stop = await setupDatabase();
+          await closeDb();
+          return stop;
+        })()
+      : undefined;
   // The build and the database tier (which needs no build) side by side.
   const preparing = needsApp && !served ? database!.then(() => buildIfNeeded(root)) : undefined;
   const databaseTested = args.serve
@@ -330,7 +349,7 @@ async function main() {
   const env = served ?? own!.env;
 
   if (args.serve) {
-    fs.writeFileSync(SERVED, JSON.stringify({ env: { CASTLINE_URL: env.CASTLINE_URL, CASTLINE_RTMP_PORT: env.CASTLINE_RTMP_PORT, ...pick(env) } }), { mode: 0o600 });
+    fs.writeFileSync(SERVED, JSON.stringify({ env: own!.forTests }), { mode: 0o600 });
     console.log(`Serving the app under test at ${env.CASTLINE_URL}: \`npm test -- <word>\` runs against it. Ctrl-C to stop.`);
     const stop = async () => {
       fs.rmSync(SERVED, { force: true });
@@ -352,7 +371,9 @@ async function main() {
   ]);
   // Then the files that need the machine to themselves, one at a time.
   if (integration?.alone.length) {
-    integration.results.push(...(await runPool({ files: integration.alone, concurrency: 1, env, outDir, namePattern: args.namePattern, known: integration.known })));
+    integration.results.push(
+      ...(await runPool({ files: integration.alone, concurrency: 1, env, outDir, namePattern: args.namePattern, known: integration.known })),
+    );
   }
   if (integration) timings(integration.results, performance.now() - tiersStarted);
   if (integration && !args.words.length && !args.namePattern && !process.env.CI) {
@@ -361,18 +382,16 @@ async function main() {
 
   await own?.app.stop();
   await stopDatabase?.();
-  const integrationCounts = integration && { passed: sum(integration.results, "passed"), failed: sum(integration.results, "failed"), failures: integration.results.flatMap((r) => r.failures) };
+  const integrationCounts = integration && {
+    passed: sum(integration.results, "passed"),
+    failed: sum(integration.results, "failed"),
+    failures: integration.results.flatMap((r) => r.failures),
+  };
   const code = report({ typecheck, unit, database: db, integration: integrationCounts, browser });
   if (code && own) console.log(`The app's log and the suite's data are kept: ${dataDir} (app.log)`);
   else if (own && !process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
   console.log(`npm test took ${seconds(started)}`);
   process.exit(code);
-}
-
-/** The parts of the app's environment the tests read besides its URL. */
-function pick(env: NodeJS.ProcessEnv) {
-  const keys = ["DATA_DIR", "DATABASE_URL", "METRICS_TOKEN", "PINNING_API_URL", "RECORDING_RECONNECT_WINDOW_S", "ALLOW_PRIVATE_URLS", "RTMP_PORT", "RTMP_HOST", "CHECK_RESPONSES"];
-  return Object.fromEntries(keys.filter((k) => env[k] !== undefined).map((k) => [k, env[k]]));
 }
 
 main().catch((err) => {

@@ -26,7 +26,10 @@ const jwtFor = (key: Key, playbackId: string, expiration = 3600) =>
 /** The same with jose, for claims the helper will not make (an exp in the past, another action). */
 async function joseJwt(key: Key, claims: Record<string, unknown>, exp: number) {
   const privateKey = await importPKCS8(Buffer.from(key.privateKey, "base64").toString(), "ES256");
-  return new SignJWT({ pub: key.publicKey, action: "pull", ...claims }).setProtectedHeader({ alg: "ES256", typ: "JWT" }).setExpirationTime(exp).sign(privateKey);
+  return new SignJWT({ pub: key.publicKey, action: "pull", ...claims })
+    .setProtectedHeader({ alg: "ES256", typ: "JWT" })
+    .setExpirationTime(exp)
+    .sign(privateKey);
 }
 
 const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
@@ -46,10 +49,18 @@ async function readyAsset(api: Api, body: Record<string, unknown> = {}) {
   const asset = await settled(api, requested.body.asset.id);
   assert.equal(asset.status.phase, "ready");
   // The MP4 rendition and the seek thumbnails come with the ladder.
-  return until("renditions and thumbnails", async () => {
-    const a = (await api.get(`asset/${asset.id}`)).body;
-    return a.renditions?.every((r: { phase: string }) => r.phase === "ready") && (await api.get(`playback/${a.playbackId}`)).body.meta?.source?.some((s: { hrn: string }) => s.hrn === "Thumbnails") ? a : undefined;
-  }, 120_000, 500);
+  return until(
+    "renditions and thumbnails",
+    async () => {
+      const a = (await api.get(`asset/${asset.id}`)).body;
+      return a.renditions?.every((r: { phase: string }) => r.phase === "ready") &&
+        (await api.get(`playback/${a.playbackId}`)).body.meta?.source?.some((s: { hrn: string }) => s.hrn === "Thumbnails")
+        ? a
+        : undefined;
+    },
+    120_000,
+    500,
+  );
 }
 
 describe("signing keys", () => {
@@ -183,7 +194,10 @@ describe("a JWT-gated asset", () => {
     // Without its token, the same segment is refused; with a tampered one, too.
     segment.searchParams.delete("tkn");
     assert.equal((await get(segment.toString())).status, 401);
-    segment.searchParams.set("tkn", variant.searchParams.get("tkn")!.replace(/.$/, (c) => (c === "A" ? "B" : "A")));
+    segment.searchParams.set(
+      "tkn",
+      variant.searchParams.get("tkn")!.replace(/.$/, (c) => (c === "A" ? "B" : "A")),
+    );
     assert.equal((await get(segment.toString())).status, 403);
     // Seek thumbnails: the sprites the track names carry the token.
     const vttUrl = sources.find((s) => s.hrn === "Thumbnails")!.url;
@@ -239,7 +253,9 @@ describe("a JWT-gated asset", () => {
     const stream = (await api.post("stream", { name: "private stream", playbackPolicy: { type: "jwt" } })).body;
     const missing = await refusalOf(await get(`${BASE}/api/playback/${stream.playbackId}`));
     assert.deepEqual({ status: missing.status, refusal: missing.refusal, type: missing.type }, { status: 401, refusal: "credential-needed", type: "live" });
-    const expired = await refusalOf(await get(`${BASE}/api/playback/${stream.playbackId}?jwt=${await joseJwt(key, { sub: stream.playbackId }, Math.floor(Date.now() / 1000) - 5)}`));
+    const expired = await refusalOf(
+      await get(`${BASE}/api/playback/${stream.playbackId}?jwt=${await joseJwt(key, { sub: stream.playbackId }, Math.floor(Date.now() / 1000) - 5)}`),
+    );
     assert.deepEqual({ status: expired.status, refusal: expired.refusal, type: expired.type }, { status: 403, refusal: "expired", type: "live" });
   });
 
@@ -324,7 +340,10 @@ describe("a webhook-gated asset", () => {
     const admitted = await info("good-1");
     assert.equal(admitted.status, 200);
     const [asked] = receiver.asked;
-    assert.deepEqual({ accessKey: asked.accessKey, context: asked.context, playbackId: asked.playbackId }, { accessKey: "good-1", context: { tier: "gold" }, playbackId: asset.playbackId });
+    assert.deepEqual(
+      { accessKey: asked.accessKey, context: asked.context, playbackId: asked.playbackId },
+      { accessKey: "good-1", context: { tier: "gold" }, playbackId: asset.playbackId },
+    );
     assert.match(asked.signature!, /^t=\d+,v1=[0-9a-f]{64}$/);
     // Cached: asked again within refreshInterval, the receiver is not.
     assert.equal((await get(`${BASE}/asset/${asset.playbackId}/hls/index.m3u8`, { "livepeer-access-key": "good-1" })).status, 200);
@@ -353,7 +372,10 @@ describe("a webhook-gated asset", () => {
     const slow = await get(`${BASE}/api/playback/${asset.playbackId}?accessKey=slow`);
     assert.ok(Date.now() - started < 4000, `took ${Date.now() - started} ms`);
     const down = await get(`${BASE}/api/playback/${asset.playbackId}?accessKey=down`);
-    for (const [res, detail] of [[slow, /in time/], [down, /answered 500/]] as const) {
+    for (const [res, detail] of [
+      [slow, /in time/],
+      [down, /answered 500/],
+    ] as const) {
       assert.equal(res.headers.get("retry-after"), "5");
       const refused = await refusalOf(res);
       assert.deepEqual({ status: refused.status, refusal: refused.refusal, type: refused.type }, { status: 503, refusal: "check-unavailable", type: "vod" });
@@ -368,12 +390,27 @@ describe("a webhook-gated asset", () => {
     const fingerprint = `sha256:${createHash("sha256").update(key).digest("hex").slice(0, 12)}`;
     assert.equal((await get(`${BASE}/api/playback/${asset.playbackId}?accessKey=${key}`)).status, 200);
     assert.equal((await get(`${BASE}/api/playback/${asset.playbackId}?accessKey=down`)).status, 503);
-    const log = await until("both checks logged", async () => {
-      const deliveries = (await api.get(`webhook/${webhookId}/log`)).body as { id: string; event: string; request: { body: string; headers: Record<string, string> }; response?: { status: number; body: string }; durationMs: number; success: boolean; error?: string }[];
-      const admitted = deliveries.find((d) => JSON.parse(d.request.body).accessKey === fingerprint && d.response?.status === 200 && d.response.body === "welcome");
-      const failed = deliveries.find((d) => d.response?.status === 500);
-      return admitted && failed && { admitted, failed, all: deliveries };
-    }, 20_000, 250);
+    const log = await until(
+      "both checks logged",
+      async () => {
+        const deliveries = (await api.get(`webhook/${webhookId}/log`)).body as {
+          id: string;
+          event: string;
+          request: { body: string; headers: Record<string, string> };
+          response?: { status: number; body: string };
+          durationMs: number;
+          success: boolean;
+          error?: string;
+        }[];
+        const admitted = deliveries.find(
+          (d) => JSON.parse(d.request.body).accessKey === fingerprint && d.response?.status === 200 && d.response.body === "welcome",
+        );
+        const failed = deliveries.find((d) => d.response?.status === 500);
+        return admitted && failed && { admitted, failed, all: deliveries };
+      },
+      20_000,
+      250,
+    );
     for (const d of log.all) {
       assert.equal(d.event, "playback.accessControl");
       assert.ok(!JSON.stringify(d).includes(key) && !JSON.stringify(d).includes("good-1"), "no access key in the log");
@@ -384,7 +421,10 @@ describe("a webhook-gated asset", () => {
     }
     assert.equal(log.admitted.success, true);
     assert.ok(log.admitted.durationMs > 0);
-    assert.deepEqual({ success: log.failed.success, error: log.failed.error, body: log.failed.response?.body }, { success: false, error: "receiver answered 500", body: "database is down" });
+    assert.deepEqual(
+      { success: log.failed.success, error: log.failed.error, body: log.failed.response?.body },
+      { success: false, error: "receiver answered 500", body: "database is down" },
+    );
     // A refusal is an answer: the check worked.
     assert.ok(log.all.some((d) => d.response?.status === 403 && d.success && d.response.body === "no subscription"));
     // Asked for a viewer then, an access check is not sent again.
@@ -404,7 +444,10 @@ describe("allowed origins", () => {
 
   /** A public video that plays only on https://good.example. */
   async function embeddedVideo() {
-    const requested = await api.post("asset/request-upload", { name: "embedded", playbackPolicy: { type: "public", allowedOrigins: ["https://good.example"] } });
+    const requested = await api.post("asset/request-upload", {
+      name: "embedded",
+      playbackPolicy: { type: "public", allowedOrigins: ["https://good.example"] },
+    });
     assert.equal(requested.status, 200, JSON.stringify(requested.body));
     assert.equal((await putFile(requested.body.url, await makeMedia(tmp, "mp4", { seconds: 2, size: "320x240" }))).status, 200);
     return settled(api, requested.body.asset.id);
@@ -433,7 +476,12 @@ describe("allowed origins", () => {
   });
 
   test("a request naming no allowed page is refused: no Origin and no Referer, Origin: null, this site's own pages without proof", async () => {
-    const media = [info, `${BASE}/asset/${asset.playbackId}/hls/index.m3u8`, `${BASE}/asset/${asset.playbackId}/video`, `${BASE}/asset/${asset.playbackId}/thumbnail.jpg`];
+    const media = [
+      info,
+      `${BASE}/asset/${asset.playbackId}/hls/index.m3u8`,
+      `${BASE}/asset/${asset.playbackId}/video`,
+      `${BASE}/asset/${asset.playbackId}/thumbnail.jpg`,
+    ];
     const cases: [string, Record<string, string>, RegExp][] = [
       // an <img referrerpolicy="no-referrer">, a page with <meta name="referrer" content="no-referrer">
       ["no Origin, no Referer", {}, /names no site/],
@@ -480,7 +528,10 @@ describe("allowed origins", () => {
     assert.equal((await get(hls, { referer: "https://evil.example/" })).status, 403);
     assert.equal((await get(hls, { origin: "null" })).status, 403);
     const tampered = new URL(hls);
-    tampered.searchParams.set("tkn", tampered.searchParams.get("tkn")!.replace(/.$/, (c) => (c === "A" ? "B" : "A")));
+    tampered.searchParams.set(
+      "tkn",
+      tampered.searchParams.get("tkn")!.replace(/.$/, (c) => (c === "A" ? "B" : "A")),
+    );
     assert.equal((await get(tampered.toString())).status, 403);
   });
 
@@ -540,7 +591,9 @@ describe("a JWT-gated live stream and its recording", { concurrency: false }, ()
       assert.equal((await get(`${BASE}/api/playback/${stream.playbackId}`)).status, 401);
       assert.equal((await get(`${BASE}/hls/${stream.playbackId}/index.m3u8`)).status, 401);
       const info = await until("live playback info", async () => {
-        const body = (await (await get(`${BASE}/api/playback/${stream.playbackId}?jwt=${jwt}`)).json()) as { meta: { live: number; source: { url: string }[] } };
+        const body = (await (await get(`${BASE}/api/playback/${stream.playbackId}?jwt=${jwt}`)).json()) as {
+          meta: { live: number; source: { url: string }[] };
+        };
         return body.meta.live === 1 ? body : undefined;
       });
       const hls = info.meta.source[0].url;
@@ -567,10 +620,15 @@ describe("a JWT-gated live stream and its recording", { concurrency: false }, ()
     const recording = `${BASE}/recordings/${ended.id}/index.m3u8`;
     assert.equal((await get(recording)).status, 401, `the recording (${ended.recordingStatus}) is not opened by the stream's new policy`);
 
-    const session = await until("the recorded session", async () => {
-      const [s] = (await api.get(`stream/${stream.id}/sessions?record=1`)).body;
-      return s?.recordingStatus === "ready" ? s : undefined;
-    }, 90_000, 500);
+    const session = await until(
+      "the recorded session",
+      async () => {
+        const [s] = (await api.get(`stream/${stream.id}/sessions?record=1`)).body;
+        return s?.recordingStatus === "ready" ? s : undefined;
+      },
+      90_000,
+      500,
+    );
     const recorded = (await api.get("asset")).body.find((a: { source: { sessionId?: string } }) => a.source.sessionId === session.id);
     const asset = await settled(api, recorded.id);
     assert.equal(asset.playbackPolicy?.type, "jwt", "the recording's asset inherits its broadcast's policy, not the stream's of now");
@@ -582,13 +640,23 @@ describe("a JWT-gated live stream and its recording", { concurrency: false }, ()
     assert.equal((await get(first.toString())).status, 200);
     first.searchParams.delete("tkn");
     const recordingPaths = [recording, first.toString(), `${BASE}/recordings/${session.id}/video.mp4`];
-    const assetPaths = [`${BASE}/api/playback/${asset.playbackId}`, `${BASE}/asset/${asset.playbackId}/hls/index.m3u8`, `${BASE}/asset/${asset.playbackId}/video`];
+    const assetPaths = [
+      `${BASE}/api/playback/${asset.playbackId}`,
+      `${BASE}/asset/${asset.playbackId}/hls/index.m3u8`,
+      `${BASE}/asset/${asset.playbackId}/video`,
+    ];
     const statuses = async (urls: string[]) => Promise.all(urls.map(async (url) => (await get(url, { range: "bytes=0-99" })).status));
     assert.deepEqual(await statuses(recordingPaths), [401, 401, 401], "the recording's paths refuse as its asset's do");
     assert.deepEqual(await statuses(assetPaths), [401, 401, 401]);
     assert.equal((await get(`${recording}?jwt=${await jwtFor(key, asset.playbackId)}`)).status, 200, "a JWT for the asset's playback id");
     // A playback token of the live stream (now public: none) or of another content opens nothing here.
-    const assetToken = new URL(((await (await get(`${BASE}/api/playback/${asset.playbackId}?jwt=${await jwtFor(key, asset.playbackId)}`)).json()) as { meta: { source: { url: string }[] } }).meta.source[0].url).searchParams.get("tkn")!;
+    const assetToken = new URL(
+      (
+        (await (await get(`${BASE}/api/playback/${asset.playbackId}?jwt=${await jwtFor(key, asset.playbackId)}`)).json()) as {
+          meta: { source: { url: string }[] };
+        }
+      ).meta.source[0].url,
+    ).searchParams.get("tkn")!;
     assert.equal((await get(`${recording}?tkn=${assetToken}`)).status, 403);
 
     // The asset made public: one content, one policy, so its recording's paths play too.

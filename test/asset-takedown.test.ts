@@ -53,14 +53,17 @@ async function statusOf(url: string) {
 
 /** The ffmpeg processes working on an asset (their input names its source). */
 function ffmpegsOf(assetId: string): number[] {
-  return fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p)).flatMap((p) => {
-    try {
-      const cmd = fs.readFileSync(`/proc/${p}/cmdline`, "utf8");
-      return cmd.includes("ffmpeg") && cmd.includes(assetId) ? [Number(p)] : [];
-    } catch {
-      return [];
-    }
-  });
+  return fs
+    .readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .flatMap((p) => {
+      try {
+        const cmd = fs.readFileSync(`/proc/${p}/cmdline`, "utf8");
+        return cmd.includes("ffmpeg") && cmd.includes(assetId) ? [Number(p)] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 const storedFiles = (assetId: string) => path.join(process.env.DATA_DIR!, "objects", "assets", assetId);

@@ -8,29 +8,33 @@ import { db } from "./support/db";
 /** Assets and tasks are created by the VOD pipeline (a later issue); here rows are inserted directly. */
 async function insertAssetWithTask(userId: string, name: string, createdAt: number) {
   const assetId = randomUUID();
-  await db().insert(assets).values({
-    id: assetId,
-    userId,
-    name,
-    playbackId: randomUUID().slice(0, 16),
-    phase: "ready",
-    updatedAt: createdAt,
-    size: 1234,
-    hash: [{ hash: "abc", algorithm: "md5" }],
-    source: { type: "url", url: "https://example.com/v.mp4" },
-    createdAt,
-  });
+  await db()
+    .insert(assets)
+    .values({
+      id: assetId,
+      userId,
+      name,
+      playbackId: randomUUID().slice(0, 16),
+      phase: "ready",
+      updatedAt: createdAt,
+      size: 1234,
+      hash: [{ hash: "abc", algorithm: "md5" }],
+      source: { type: "url", url: "https://example.com/v.mp4" },
+      createdAt,
+    });
   const taskId = randomUUID();
-  await db().insert(tasks).values({
-    id: taskId,
-    userId,
-    type: "import",
-    outputAssetId: assetId,
-    params: { import: { url: "https://example.com/v.mp4" } },
-    phase: "completed",
-    updatedAt: createdAt,
-    createdAt,
-  });
+  await db()
+    .insert(tasks)
+    .values({
+      id: taskId,
+      userId,
+      type: "import",
+      outputAssetId: assetId,
+      params: { import: { url: "https://example.com/v.mp4" } },
+      phase: "completed",
+      updatedAt: createdAt,
+      createdAt,
+    });
   return { assetId, taskId };
 }
 
@@ -44,7 +48,10 @@ describe("assets and tasks (read side)", () => {
 
     const list = await api.get("asset?limit=2");
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.map((a: { name: string }) => a.name), ["video 2", "video 1"]);
+    assert.deepEqual(
+      list.body.map((a: { name: string }) => a.name),
+      ["video 2", "video 1"],
+    );
     assert.match(list.headers.get("link")!, /rel="next"/);
     const a = (await api.get(`asset/${made[0].assetId}`)).body;
     assert.equal(a.status.phase, "ready");
@@ -53,7 +60,10 @@ describe("assets and tasks (read side)", () => {
     assert.equal(a.videoSpec, undefined, "absent fields are omitted, not null");
 
     const taskList = (await api.get("task")).body;
-    assert.deepEqual(taskList.map((t: { id: string }) => t.id), made.map((m) => m.taskId).reverse());
+    assert.deepEqual(
+      taskList.map((t: { id: string }) => t.id),
+      made.map((m) => m.taskId).reverse(),
+    );
     const task = (await api.get(`task/${made[1].taskId}`)).body;
     assert.equal(task.type, "import");
     assert.equal(task.status.phase, "completed");

@@ -72,7 +72,10 @@ describe("dashboard sign-up and sign-in", () => {
     const fresh = await call("POST", "user", { body: { email: `fresh-${randomUUID()}@example.com`, password: "a second password", name: "Second" } });
     assert.equal(again.status, fresh.status);
     assert.equal(again.headers.get("content-type"), fresh.headers.get("content-type"));
-    const shape = (body: Record<string, unknown>) => Object.entries(body).map(([k, v]) => `${k}:${typeof v}`).sort();
+    const shape = (body: Record<string, unknown>) =>
+      Object.entries(body)
+        .map(([k, v]) => `${k}:${typeof v}`)
+        .sort();
     assert.deepEqual(shape(again.body), shape(fresh.body));
     assert.equal(again.body.email, email);
     assert.equal(again.body.name, "Second");

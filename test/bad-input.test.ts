@@ -63,7 +63,17 @@ describe("bad input", () => {
       }
     }
 
-    const byId = ["stream/ID", "stream/ID/sessions", "session/ID", "session/ID/health", "multistream/target/ID", "webhook/ID", "asset/ID", "task/ID", "access-control/signing-key/ID"];
+    const byId = [
+      "stream/ID",
+      "stream/ID/sessions",
+      "session/ID",
+      "session/ID/health",
+      "multistream/target/ID",
+      "webhook/ID",
+      "asset/ID",
+      "task/ID",
+      "access-control/signing-key/ID",
+    ];
     for (const path of byId) {
       for (const id of ID_LIKE) {
         const res = await api.get(path.replace("ID", id));
@@ -71,7 +81,17 @@ describe("bad input", () => {
       }
     }
 
-    for (const query of ["limit=-1", "limit=1e9", "limit=", "cursor=%FF%FE", `cursor=${Buffer.from("1:\u0000").toString("base64url")}`, "cursor=" + "A".repeat(5000), "filters=%7B%7D", "filters=[1]", "streamsonly=maybe"]) {
+    for (const query of [
+      "limit=-1",
+      "limit=1e9",
+      "limit=",
+      "cursor=%FF%FE",
+      `cursor=${Buffer.from("1:\u0000").toString("base64url")}`,
+      "cursor=" + "A".repeat(5000),
+      "filters=%7B%7D",
+      "filters=[1]",
+      "streamsonly=maybe",
+    ]) {
       for (const list of ["stream", "session", "multistream/target", "webhook", "asset", "task"]) {
         const res = await api.get(`${list}?${query}`);
         assert.ok(res.status < 500, `${list}?${query.slice(0, 30)}: ${res.status}`);
@@ -81,12 +101,26 @@ describe("bad input", () => {
     const after = (await api.get(`stream/${stream.id}`)).body;
     assert.deepEqual(after, stream, "nothing changed");
     assert.equal((await api.get(`asset/${asset.id}`)).body.name, "a");
-    assert.deepEqual((await api.get("access-control/signing-key")).body, [signingKey].map(({ privateKey: _, ...k }) => k));
+    assert.deepEqual(
+      (await api.get("access-control/signing-key")).body,
+      [signingKey].map(({ privateKey: _, ...k }) => k),
+    );
   });
 
   test("paths that are not valid percent-encoded UTF-8 get a 400, not a 500", async () => {
     const api = await newAccount();
-    const paths = ["/api/stream/%ff", "/api/asset/%ff", "/api/webhook/%c3", "/hls/%ff/x", "/ipfs/%ff", "/play/%ff", "/api/playback/%ff", "/asset/%ff/video", "/api/stream/%e0%80", "/streams/%ff"];
+    const paths = [
+      "/api/stream/%ff",
+      "/api/asset/%ff",
+      "/api/webhook/%c3",
+      "/hls/%ff/x",
+      "/ipfs/%ff",
+      "/play/%ff",
+      "/api/playback/%ff",
+      "/asset/%ff/video",
+      "/api/stream/%e0%80",
+      "/streams/%ff",
+    ];
     for (const path of paths) {
       const res = await fetch(new URL(path, BASE), { headers: { authorization: `Bearer ${api.key}` } });
       assert.equal(res.status, 400, path);
@@ -98,7 +132,10 @@ describe("bad input", () => {
     const api = await newAccount();
     const filters = (id: string, value: unknown) => `filters=${encodeURIComponent(JSON.stringify([{ id, value }]))}`;
     const odd = [{ gt: 1.5 }, { gt: 1e19 }, { lt: 1e308 }, { gt: -1 }];
-    for (const [list, ids] of [["stream", ["createdAt", "lastSeen"]], ["asset", ["createdAt", "videoSpec.duration"]]] as const) {
+    for (const [list, ids] of [
+      ["stream", ["createdAt", "lastSeen"]],
+      ["asset", ["createdAt", "videoSpec.duration"]],
+    ] as const) {
       for (const id of ids) {
         for (const value of odd) {
           if (id === "videoSpec.duration" && value.gt === 1.5) continue; // seconds: fractions are fine
@@ -109,7 +146,10 @@ describe("bad input", () => {
       }
     }
     assert.match((await api.get(`stream?${filters("createdAt", { gt: 1.5 })}`)).body.errors[0], /whole number of milliseconds/);
-    for (const [list, id, value] of [["stream", "createdAt", { gt: 0, lt: Date.now() + 1000 }], ["asset", "videoSpec.duration", { gt: 1.5, lt: 1e6 }]] as const) {
+    for (const [list, id, value] of [
+      ["stream", "createdAt", { gt: 0, lt: Date.now() + 1000 }],
+      ["asset", "videoSpec.duration", { gt: 1.5, lt: 1e6 }],
+    ] as const) {
       assert.equal((await api.get(`${list}?${filters(id, value)}`)).status, 200, `${list} ${id}`);
     }
   });
@@ -137,7 +177,13 @@ describe("bad input", () => {
 
   test("an /api path that names no operation is the JSON not-found of the API, whatever the method", async () => {
     const api = await newAccount();
-    for (const [method, pathname] of [["GET", "/api/nowhere"], ["GET", "/api"], ["POST", "/api/stream/x/y/z"], ["DELETE", "/api/no/such/thing"], ["PATCH", "/api/streams"]]) {
+    for (const [method, pathname] of [
+      ["GET", "/api/nowhere"],
+      ["GET", "/api"],
+      ["POST", "/api/stream/x/y/z"],
+      ["DELETE", "/api/no/such/thing"],
+      ["PATCH", "/api/streams"],
+    ]) {
       const res = await api.send(method, pathname, { raw: method === "GET" ? undefined : "{}" });
       assert.equal(res.status, 404, `${method} ${pathname}`);
       assert.match(res.headers.get("content-type") ?? "", /^application\/json/, `${method} ${pathname}`);

@@ -72,7 +72,10 @@ describe("captions", () => {
     assert.equal(uploaded.body.url, `${BASE}/asset/${asset.playbackId}/hls/captions/${uploaded.body.id}.vtt`);
     english = uploaded.body;
 
-    const fetched = await api.call(operations.createTextTrack, { params: { id: asset.id }, body: { language: "fr", name: "Français", url: `${files}/moved.srt` } });
+    const fetched = await api.call(operations.createTextTrack, {
+      params: { id: asset.id },
+      body: { language: "fr", name: "Français", url: `${files}/moved.srt` },
+    });
     assert.equal(fetched.status, 201, JSON.stringify(fetched.body));
     assert.equal(fetched.body.format, "srt");
     assert.equal(fetched.body.name, "Français");
@@ -85,7 +88,13 @@ describe("captions", () => {
 
     const list = await api.call(operations.listTextTracks, { params: { id: asset.id } });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.map((t) => [t.id, t.language, t.name, t.format]), [[english.id, "en", "English", "vtt"], [french.id, "fr", "Français", "srt"]]);
+    assert.deepEqual(
+      list.body.map((t) => [t.id, t.language, t.name, t.format]),
+      [
+        [english.id, "en", "English", "vtt"],
+        [french.id, "fr", "Français", "srt"],
+      ],
+    );
   });
 
   test("the master has a subtitles group of the tracks; each is a one-segment playlist of its WebVTT, as long as the video", async () => {
@@ -121,7 +130,13 @@ describe("captions", () => {
       ["", "text/vtt", "language=en", 422, /empty/],
       [randomBytes(4096), "text/plain", "language=en", 422, /not UTF-8|not text/],
       ["WEBVTT\n\n00:01.000 --> 00:0x.000\nA\n", "text/vtt", "language=en", 422, /^line 3: "00:0x.000" is not a time/],
-      ["1\n00:00:01,000 --> 00:00:02,000\nA\n\nB\n00:00:03,000 --> 00:00:04,000\nC\n", "application/x-subrip", "language=en", 422, /^line 5: expected a cue number/],
+      [
+        "1\n00:00:01,000 --> 00:00:02,000\nA\n\nB\n00:00:03,000 --> 00:00:04,000\nC\n",
+        "application/x-subrip",
+        "language=en",
+        422,
+        /^line 5: expected a cue number/,
+      ],
       ["WEBVTT\n\n00:05.000 --> 00:01.000\nA\n", "text/vtt", "language=en", 422, /^line 3: the cue ends .* before it starts/],
       ["WEBVTT\n\n02:00:00.000 --> 02:00:01.000\nA\n", "text/vtt", "language=en", 422, /^line 3: the cue starts at 02:00:00.000, after the video ends/],
       ["just some words\n", "text/plain", "language=en", 422, /^line 1: neither WebVTT/],
@@ -149,7 +164,10 @@ describe("captions", () => {
       assert.match(res.body.errors.join("; "), reason);
     }
     const list = await api.get(`asset/${asset.id}/text-tracks`);
-    assert.deepEqual(list.body.map((t: { id: string }) => t.id), [english.id, french.id]);
+    assert.deepEqual(
+      list.body.map((t: { id: string }) => t.id),
+      [english.id, french.id],
+    );
   });
 
   test("another user's asset and unknown ones are not found; an asset not ready takes no captions", async () => {
@@ -178,7 +196,10 @@ describe("captions", () => {
     assert.equal((await fetch(new URL(`captions/${english.id}.m3u8`, asset.playbackUrl))).status, 404);
     // Nothing else in the store can be named through the captions path.
     assert.equal((await fetch(new URL("captions/..%2Fsource.vtt", asset.playbackUrl))).status, 404);
-    assert.deepEqual((await api.get(`asset/${asset.id}/text-tracks`)).body.map((t: { id: string }) => t.id), [french.id]);
+    assert.deepEqual(
+      (await api.get(`asset/${asset.id}/text-tracks`)).body.map((t: { id: string }) => t.id),
+      [french.id],
+    );
 
     assert.equal((await api.delete(`asset/${asset.id}/text-tracks/${french.id}`)).status, 204);
     const plain = await text(asset.playbackUrl);

@@ -1,3 +1,4 @@
+// biome-ignore-all format: ffmpeg command lines, each option beside its value
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import fs from "node:fs";

@@ -53,21 +53,37 @@ describe("transcoding across workers", () => {
     assert.equal((await until("the ladder planned", async () => ((await chunks()).length ? chunks() : undefined))).length, 12);
 
     const pidOf = (w: ProgramProcess) => `/${w.child.pid}`;
-    await until("both workers done some chunks", async () => {
-      const rows = await chunks();
-      const done = rows.filter((c) => c.done_at);
-      const by = (w: ProgramProcess) => done.filter((c) => c.worker?.endsWith(pidOf(w))).length;
-      return by(workers[0]) >= 2 && by(workers[1]) >= 1 && done.length < rows.length - 4;
-    }, 120_000, 100);
+    await until(
+      "both workers done some chunks",
+      async () => {
+        const rows = await chunks();
+        const done = rows.filter((c) => c.done_at);
+        const by = (w: ProgramProcess) => done.filter((c) => c.worker?.endsWith(pidOf(w))).length;
+        return by(workers[0]) >= 2 && by(workers[1]) >= 1 && done.length < rows.length - 4;
+      },
+      120_000,
+      100,
+    );
     await workers[0].crash();
     const beforeKill = (await chunks()).filter((c) => c.done_at);
 
-    const done = await until("every rendition settled", async () => {
-      const res = await api.get(`asset/${asset.id}`);
-      const r = res.body.renditions ?? [];
-      return r.length && r.every((x: { phase: string }) => x.phase !== "transcoding") ? res.body : undefined;
-    }, 240_000, 500);
-    assert.deepEqual(done.renditions.map((r: { name: string; phase: string }) => [r.name, r.phase]), [["480p", "ready"], ["360p", "ready"]]);
+    const done = await until(
+      "every rendition settled",
+      async () => {
+        const res = await api.get(`asset/${asset.id}`);
+        const r = res.body.renditions ?? [];
+        return r.length && r.every((x: { phase: string }) => x.phase !== "transcoding") ? res.body : undefined;
+      },
+      240_000,
+      500,
+    );
+    assert.deepEqual(
+      done.renditions.map((r: { name: string; phase: string }) => [r.name, r.phase]),
+      [
+        ["480p", "ready"],
+        ["360p", "ready"],
+      ],
+    );
 
     const after = await chunks();
     for (const c of beforeKill) {

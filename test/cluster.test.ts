@@ -65,18 +65,25 @@ async function get(url: string) {
 /** What a player does: playback info, master, a media playlist, its newest segment, decoded. */
 async function plays(api: Api, playbackId: string, name: string) {
   // A stream is active as soon as its encoder is; its playlist is listed once the first segment is stored.
-  const masterUrl = await until(`a source listed for ${playbackId}`, async () => {
-    const info = await api.call(operations.getPlaybackInfo, { params: { playbackId } });
-    assert.equal(info.status, 200);
-    return info.body.meta.source?.[0]?.url;
-  }, 60_000);
+  const masterUrl = await until(
+    `a source listed for ${playbackId}`,
+    async () => {
+      const info = await api.call(operations.getPlaybackInfo, { params: { playbackId } });
+      assert.equal(info.status, 200);
+      return info.body.meta.source?.[0]?.url;
+    },
+    60_000,
+  );
   assert.ok(masterUrl.startsWith(api.base), `${masterUrl} is served by the instance asked`);
   const master = await (await get(masterUrl)).text();
   // A live stream's is a master playlist; a single-rendition asset's may be the media playlist itself.
   const variant = master.includes("#EXT-X-STREAM-INF") ? master.split("\n").find((l) => l && !l.startsWith("#"))! : masterUrl;
   const mediaUrl = new URL(variant, masterUrl).toString();
   const media = await (await get(mediaUrl)).text();
-  const segment = media.split("\n").filter((l) => l && !l.startsWith("#")).at(-1)!;
+  const segment = media
+    .split("\n")
+    .filter((l) => l && !l.startsWith("#"))
+    .at(-1)!;
   const bytes = Buffer.from(await (await get(new URL(segment, mediaUrl).toString())).arrayBuffer());
   const file = path.join(tmp, `${name}.ts`);
   fs.writeFileSync(file, bytes);
@@ -98,7 +105,10 @@ describe("Castline on many machines", { concurrency: false }, () => {
       assert.deepEqual(ingests.map((i) => i.ingest).sort(), cluster.nodes.map((n) => `rtmp://127.0.0.1:${n.rtmpPort}/live`).sort());
       const nodes = (await at(api, base).call(operations.listMediaNodes)).body;
       // Up, both (on a busy machine, overloaded: see lib/live/nodes.ts isOverloaded).
-      assert.deepEqual(nodes.map((n) => n.state === "lost"), [false, false]);
+      assert.deepEqual(
+        nodes.map((n) => n.state === "lost"),
+        [false, false],
+      );
     }
   });
 
@@ -108,7 +118,9 @@ describe("Castline on many machines", { concurrency: false }, () => {
     const broadcasters: Running[] = [];
     try {
       for (const [i, node] of cluster.nodes.entries()) {
-        const stream = (await api.post("stream", { name: `on node ${i + 1}`, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] })).body;
+        const stream = (
+          await api.post("stream", { name: `on node ${i + 1}`, profiles: [{ name: "240p", width: 426, height: 240, bitrate: 400_000, fps: 30 }] })
+        ).body;
         streams.push(stream);
         broadcasters.push(broadcast(rtmpUrl(stream.streamKey, node.rtmpPort)));
       }
@@ -153,7 +165,15 @@ describe("Castline on many machines", { concurrency: false }, () => {
       const variant = new URL(master.split("\n").find((l) => l && !l.startsWith("#"))!, onSecond);
       assert.ok(variant.searchParams.get("tkn"));
       const media = await (await get(variant.toString())).text();
-      await get(new URL(media.split("\n").filter((l) => l && !l.startsWith("#")).at(-1)!, variant).toString());
+      await get(
+        new URL(
+          media
+            .split("\n")
+            .filter((l) => l && !l.startsWith("#"))
+            .at(-1)!,
+          variant,
+        ).toString(),
+      );
       // The webhook's answer is shared: instance 2 does not ask it again for the same key.
       assert.equal((await fetch(`${a2.url}/hls/${stream.playbackId}/index.m3u8?accessKey=member-1`)).status, 200);
       assert.deepEqual(asked.filter((k) => k === "member-1").length, 1);
@@ -177,10 +197,14 @@ describe("Castline on many machines", { concurrency: false }, () => {
     const [session] = (await api.get(`stream/${stream.id}/sessions`)).body;
     const recording = session.recordingUrl ?? `${a1.url}/recordings/${session.id}/index.m3u8`;
     // Killed once segments were stored while live.
-    const partOne = await until("segments stored while live", async () => {
-      const seconds = await recordedSeconds(recording, { soFar: true });
-      return seconds >= 2 && seconds;
-    }, 30_000);
+    const partOne = await until(
+      "segments stored while live",
+      async () => {
+        const seconds = await recordedSeconds(recording, { soFar: true });
+        return seconds >= 2 && seconds;
+      },
+      30_000,
+    );
 
     const killedAt = Date.now();
     await n1.crash();
@@ -190,7 +214,10 @@ describe("Castline on many machines", { concurrency: false }, () => {
     assert.ok(endedAfter < NODE_LOST_AFTER_S + 4, `ended ${endedAfter} s after the kill`);
     const nodes = (await api.call(operations.listMediaNodes)).body;
     assert.equal(nodes.find((n) => n.ingestUrl === `rtmp://127.0.0.1:${n1.rtmpPort}/live`)?.state, "lost");
-    assert.deepEqual((await api.call(operations.listIngests)).body.map((i) => i.ingest), [`rtmp://127.0.0.1:${n2.rtmpPort}/live`]);
+    assert.deepEqual(
+      (await api.call(operations.listIngests)).body.map((i) => i.ingest),
+      [`rtmp://127.0.0.1:${n2.rtmpPort}/live`],
+    );
     await until("stream.idle and recording.waiting", async () => rx.received.some((r) => r.json.event === "recording.waiting"));
 
     // The encoder reconnects, to the other node: the same session goes on.
@@ -207,10 +234,15 @@ describe("Castline on many machines", { concurrency: false }, () => {
     const playlist = await (await get(sessions[0].recordingUrl)).text();
     assert.equal(playlist.match(/#EXT-X-DISCONTINUITY/g)?.length, 1, "two parts");
 
-    const asset = await until("the recording's asset, ready", async () => {
-      const list = (await at(api, a1.url).get("asset")).body;
-      return list[0]?.status.phase === "ready" ? list[0] : undefined;
-    }, 90_000, 500);
+    const asset = await until(
+      "the recording's asset, ready",
+      async () => {
+        const list = (await at(api, a1.url).get("asset")).body;
+        return list[0]?.status.phase === "ready" ? list[0] : undefined;
+      },
+      90_000,
+      500,
+    );
     assert.deepEqual(asset.source, { type: "recording", sessionId: session.id, streamId: stream.id });
     const mp4 = path.join(tmp, "failover.mp4");
     // The session says its recording is ready once the finalizing job has marked it, just after the asset.
@@ -245,7 +277,16 @@ describe("Castline on many machines", { concurrency: false }, () => {
       // An earlier epoch of the session (a node that had it before) is refused.
       const stale = await internal("event", { kind: "recorded", sessionId: session.id, epoch: 0, seq: 0, file: "seg_00000.ts", duration: 2, size: 1 });
       assert.equal(stale.status, 409);
-      const beat = await (await internal("heartbeat", { sessionId: session.id, epoch: 0, sourceSegments: 0, transcodedSegments: 0, sourceSegmentsDuration: 0, transcodedSegmentsDuration: 0 })).json();
+      const beat = await (
+        await internal("heartbeat", {
+          sessionId: session.id,
+          epoch: 0,
+          sourceSegments: 0,
+          transcodedSegments: 0,
+          sourceSegmentsDuration: 0,
+          transcodedSegmentsDuration: 0,
+        })
+      ).json();
       assert.equal(beat.stop, true);
       // A lost node that comes back is told so (and lets its broadcasts go): node 1, silent since
       // its kill -9 in the test before, as a frozen machine would be, resumes; a new node is not.

@@ -22,7 +22,10 @@ const dashboardPage = (cookie: string) => raw(BASE, "GET", "/streams", { cookie 
 /** The session cookie a use of `cookie` re-issues (every use renews it, with a new expiry and JWT id). */
 async function reissued(cookie: string): Promise<string> {
   const res = await call("GET", "auth/session", { cookie });
-  const renewed = res.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.includes("authjs.session-token="));
+  const renewed = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .find((c) => c.includes("authjs.session-token="));
   assert.ok(renewed && renewed !== cookie, "the session cookie is re-issued on use");
   return renewed;
 }
@@ -69,7 +72,11 @@ describe("cookie-authenticated changes come from the dashboard's own pages only"
     assert.equal((await settled(api, asset.id)).status.phase, "ready");
     const vtt = "WEBVTT\n\n00:00.000 --> 00:01.000\nHello\n";
     const send = (origin: string) =>
-      fetch(`${BASE}/api/asset/${asset.id}/text-tracks?language=en`, { method: "POST", headers: { cookie: api.cookie, origin, "content-type": "text/plain" }, body: vtt });
+      fetch(`${BASE}/api/asset/${asset.id}/text-tracks?language=en`, {
+        method: "POST",
+        headers: { cookie: api.cookie, origin, "content-type": "text/plain" },
+        body: vtt,
+      });
     assert.equal((await send(elsewhere)).status, 403);
     assert.deepEqual((await api.get(`asset/${asset.id}/text-tracks`)).body, []);
     assert.equal((await send(own)).status, 201);

@@ -92,7 +92,13 @@ describe("CORS-enabled API keys", () => {
 describe("the suite's app: limits counted, client address from the connection", () => {
   test("ordinary answers, success and error, carry the RateLimit headers; playback paths theirs", async () => {
     const api = await newAccount();
-    for (const res of [await api.get("stream"), await api.get(`stream/${randomUUID()}`), await call("GET", "stream"), await call("GET", "/hls/nope/index.m3u8"), await call("GET", "playback/nope")]) {
+    for (const res of [
+      await api.get("stream"),
+      await api.get(`stream/${randomUUID()}`),
+      await call("GET", "stream"),
+      await call("GET", "/hls/nope/index.m3u8"),
+      await call("GET", "playback/nope"),
+    ]) {
       assert.equal(res.headers.get("ratelimit-limit"), "1000000", `${res.status}`);
       assert.ok(Number(res.headers.get("ratelimit-remaining")) < 1000000);
       assert.ok(Number(res.headers.get("ratelimit-reset")) >= 1);

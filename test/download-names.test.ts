@@ -31,10 +31,15 @@ describe("downloads", () => {
     assert.match(asset.downloadUrl, /\/asset\/[\w-]+\/video$/);
     assert.equal(await savedAs(asset.downloadUrl), "Café live day 1.mp4");
 
-    const withMp4 = await until("a static MP4 rendition", async () => {
-      const a = (await api.get(`asset/${asset.id}`)).body;
-      return a.renditions?.find((r: { phase: string; mp4Url?: string }) => r.phase === "ready" && r.mp4Url);
-    }, 90_000, 500);
+    const withMp4 = await until(
+      "a static MP4 rendition",
+      async () => {
+        const a = (await api.get(`asset/${asset.id}`)).body;
+        return a.renditions?.find((r: { phase: string; mp4Url?: string }) => r.phase === "ready" && r.mp4Url);
+      },
+      90_000,
+      500,
+    );
     assert.match(withMp4.mp4Url, new RegExp(`/asset/${asset.playbackId}/mp4/${withMp4.name}\\.mp4$`));
     assert.equal(await savedAs(withMp4.mp4Url), `Café live day 1 ${withMp4.name}.mp4`);
   });

@@ -25,8 +25,7 @@ describe("tenant isolation", () => {
       ["PUT", `webhook/ID`, { name: "x", url: "https://b.example.com", events: ["stream.idle"] }],
       ["DELETE", `webhook/ID`],
     ];
-    const idFor = (path: string) =>
-      path.startsWith("stream") ? stream.id : path.startsWith("multistream") ? target.id : webhook.id;
+    const idFor = (path: string) => (path.startsWith("stream") ? stream.id : path.startsWith("multistream") ? target.id : webhook.id);
     for (const [method, path, body] of probes) {
       const foreign = await b.send(method, path.replace("ID", idFor(path)), { body });
       const missing = await b.send(method, path.replace("ID", unknown), { body });

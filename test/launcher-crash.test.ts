@@ -72,9 +72,15 @@ describe("crashes around the launcher", { concurrency: false }, () => {
     const refused = seen.filter((s) => s.status !== 200);
     assert.ok(refused.length > 0, "the database was away for a while");
     assert.deepEqual([...new Set(refused.map((s) => s.status))], [503], `only 503s while it was away: ${JSON.stringify(refused)}`);
-    assert.ok(refused.every((s) => Number(s.retryAfter) > 0), "each says when to try again");
+    assert.ok(
+      refused.every((s) => Number(s.retryAfter) > 0),
+      "each says when to try again",
+    );
     // Generous for a loaded machine; before, such answers took up to 15 s (or never came).
-    assert.ok(refused.every((s) => s.ms < 5000), `answered without waiting on the database: ${JSON.stringify(refused)}`);
+    assert.ok(
+      refused.every((s) => s.ms < 5000),
+      `answered without waiting on the database: ${JSON.stringify(refused)}`,
+    );
     await until("health to be ok", async () => (await call("GET", "health", { base: app.url })).status === 200, 60_000);
     assert.notEqual(runningServer(path.join(dataDir, "pg"))?.pid, server.pid, "a new server was started");
   });

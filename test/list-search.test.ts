@@ -31,7 +31,10 @@ describe("finding things in lists", () => {
     for (const [i, name] of names.entries()) {
       created[name] = (await api.post("stream", { name, record: name.includes("show") })).body.id;
       // distinct creation times, so that the creation order is the order of this list
-      await db().update(streams).set({ createdAt: 1_000 + i }).where(eq(streams.id, created[name]));
+      await db()
+        .update(streams)
+        .set({ createdAt: 1_000 + i })
+        .where(eq(streams.id, created[name]));
     }
     // Broadcast history the live pipeline writes: two seen at the same time (ties break by id), one live.
     const seenAt = { "Cat show": 5_000, "Dog show": 9_000, "100% live": 7_000, "100 live": 7_000 } as Record<string, number>;
@@ -48,17 +51,44 @@ describe("finding things in lists", () => {
     assert.deepEqual(sorted(await list(`filters=${q([{ id: "name", value: "nothing like it" }])}`)), []);
     assert.deepEqual(sorted(await list(`filters=${q([{ id: "isActive", value: true }])}`)), ["Dog show"]);
     assert.equal((await list(`filters=${q([{ id: "isActive", value: false }])}`)).length, names.length - 1);
-    assert.deepEqual(sorted(await list(`filters=${q([{ id: "record", value: true }, { id: "name", value: "cat" }])}`)), ["Cat show"]);
+    assert.deepEqual(
+      sorted(
+        await list(
+          `filters=${q([
+            { id: "record", value: true },
+            { id: "name", value: "cat" },
+          ])}`,
+        ),
+      ),
+      ["Cat show"],
+    );
     assert.deepEqual(sorted(await list(`filters=${q([{ id: "lastSeen", value: { gt: 5_000, lt: 9_000 } }])}`)), ["100 live", "100% live"]);
 
     // last seen, most recent first: never-seen streams last, ties by id; every stream once over pages of 2
     const bySeen = await list("order=lastSeen-true");
     const tie = [created["100% live"], created["100 live"]].sort().reverse();
-    const neverSeen = names.filter((n) => !(n in seenAt)).map((n) => created[n]).sort().reverse();
-    assert.deepEqual(bySeen.map((s) => s.id), [created["Dog show"], ...tie, created["Cat show"], ...neverSeen]);
-    assert.deepEqual((await list("order=lastSeen-false")).map((s) => s.id), bySeen.map((s) => s.id).reverse());
-    assert.deepEqual((await list("order=createdAt-false")).map((s) => s.name), names, "oldest first");
-    assert.deepEqual((await list("order=createdAt-true")).map((s) => s.name), [...names].reverse());
+    const neverSeen = names
+      .filter((n) => !(n in seenAt))
+      .map((n) => created[n])
+      .sort()
+      .reverse();
+    assert.deepEqual(
+      bySeen.map((s) => s.id),
+      [created["Dog show"], ...tie, created["Cat show"], ...neverSeen],
+    );
+    assert.deepEqual(
+      (await list("order=lastSeen-false")).map((s) => s.id),
+      bySeen.map((s) => s.id).reverse(),
+    );
+    assert.deepEqual(
+      (await list("order=createdAt-false")).map((s) => s.name),
+      names,
+      "oldest first",
+    );
+    assert.deepEqual(
+      (await list("order=createdAt-true")).map((s) => s.name),
+      [...names].reverse(),
+    );
     assert.deepEqual(
       (await list(`order=lastSeen-true&filters=${q([{ id: "name", value: "live" }])}`)).map((s) => s.id),
       tie,
@@ -78,8 +108,14 @@ describe("finding things in lists", () => {
     await db().update(streams).set({ lastSeen: 10 }).where(eq(streams.id, a.id));
     await db().update(streams).set({ lastSeen: 40 }).where(eq(streams.id, b.id));
     const all = await walk(api, "stream?limit=1&order=lastSeen-true");
-    assert.deepEqual(all.map((s) => s.id), [b.id, sb.id, sa.id, a.id]);
-    assert.deepEqual((await walk(api, "stream?limit=1&order=lastSeen-false")).map((s) => s.id), [a.id, sa.id, sb.id, b.id]);
+    assert.deepEqual(
+      all.map((s) => s.id),
+      [b.id, sb.id, sa.id, a.id],
+    );
+    assert.deepEqual(
+      (await walk(api, "stream?limit=1&order=lastSeen-false")).map((s) => s.id),
+      [a.id, sa.id, sb.id, b.id],
+    );
     const alpha = await walk(api, `stream?limit=1&filters=${q([{ id: "name", value: "ALP" }])}`);
     assert.deepEqual(alpha.map((s) => s.id).sort(), [a.id, sa.id].sort());
   });
@@ -97,17 +133,19 @@ describe("finding things in lists", () => {
     const ids: Record<string, string> = {};
     for (const r of rows) {
       ids[r.name] = randomUUID();
-      await db().insert(assets).values({
-        id: ids[r.name],
-        userId,
-        name: r.name,
-        playbackId: randomUUID().slice(0, 16),
-        phase: r.phase,
-        updatedAt: r.createdAt,
-        source: r.source,
-        videoSpec: r.duration === undefined ? null : { format: "mp4", duration: r.duration, tracks: [] },
-        createdAt: r.createdAt,
-      });
+      await db()
+        .insert(assets)
+        .values({
+          id: ids[r.name],
+          userId,
+          name: r.name,
+          playbackId: randomUUID().slice(0, 16),
+          phase: r.phase,
+          updatedAt: r.createdAt,
+          source: r.source,
+          videoSpec: r.duration === undefined ? null : { format: "mp4", duration: r.duration, tracks: [] },
+          createdAt: r.createdAt,
+        });
     }
     const list = (query: string) => walk(api, `asset?limit=2&${query}`);
     const named = async (filters: unknown) => (await list(`filters=${q(filters)}`)).map((a) => a.name).sort();
@@ -117,13 +155,26 @@ describe("finding things in lists", () => {
     assert.deepEqual(await named([{ id: "videoSpec.duration", value: { gt: 60 } }]), ["Show recording", "holiday long"]);
     assert.deepEqual(await named([{ id: "videoSpec.duration", value: { lt: 60 } }]), ["Holiday clip", "Short"], "unknown duration matches no range");
     assert.deepEqual(await named([{ id: "createdAt", value: { gt: 1_000, lt: 4_000 } }]), ["Broken upload", "holiday long"]);
-    assert.deepEqual(await named([{ id: "status.phase", value: "ready" }, { id: "source.type", value: "url" }, { id: "name", value: "sho" }]), ["Short"]);
+    assert.deepEqual(
+      await named([
+        { id: "status.phase", value: "ready" },
+        { id: "source.type", value: "url" },
+        { id: "name", value: "sho" },
+      ]),
+      ["Short"],
+    );
 
     const longest = (await list("order=videoSpec.duration-true")).map((a) => a.id);
     const thirty = [ids["Holiday clip"], ids.Short].sort().reverse();
     assert.deepEqual(longest, [ids["holiday long"], ids["Show recording"], ...thirty, ids["Broken upload"]]);
-    assert.deepEqual((await list("order=videoSpec.duration-false")).map((a) => a.id), [...longest].reverse());
-    assert.deepEqual((await list("order=createdAt-false")).map((a) => a.name), rows.map((r) => r.name));
+    assert.deepEqual(
+      (await list("order=videoSpec.duration-false")).map((a) => a.id),
+      [...longest].reverse(),
+    );
+    assert.deepEqual(
+      (await list("order=createdAt-false")).map((a) => a.name),
+      rows.map((r) => r.name),
+    );
   });
 
   test("tasks: filter by type and phase, oldest first on request", async () => {
@@ -136,11 +187,21 @@ describe("finding things in lists", () => {
       ["clip", "running"],
     ] as const;
     const ids = specs.map(() => randomUUID());
-    await db().insert(tasks).values(specs.map(([type, phase], i) => ({ id: ids[i], userId, type, phase, params: {}, updatedAt: i + 1, createdAt: i + 1 })));
+    await db()
+      .insert(tasks)
+      .values(specs.map(([type, phase], i) => ({ id: ids[i], userId, type, phase, params: {}, updatedAt: i + 1, createdAt: i + 1 })));
     const list = async (query: string) => (await walk(api, `task?limit=1&${query}`)).map((t) => t.id);
     assert.deepEqual(await list(`filters=${q([{ id: "type", value: "import" }])}`), [ids[2], ids[0]]);
     assert.deepEqual(await list(`filters=${q([{ id: "status.phase", value: "failed" }])}`), [ids[2], ids[1]]);
-    assert.deepEqual(await list(`filters=${q([{ id: "type", value: "import" }, { id: "status.phase", value: "failed" }])}`), [ids[2]]);
+    assert.deepEqual(
+      await list(
+        `filters=${q([
+          { id: "type", value: "import" },
+          { id: "status.phase", value: "failed" },
+        ])}`,
+      ),
+      [ids[2]],
+    );
     assert.deepEqual(await list("order=createdAt-false"), ids);
   });
 

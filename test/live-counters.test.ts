@@ -72,12 +72,22 @@ test("a session counts every segment its node stored, though heartbeats come lat
 
     // What the node stored: the source segments the DVR lists, and the recording.
     const sum = (column: typeof liveSegments.duration | typeof recordingSegments.duration) => sql<number>`coalesce(sum(${column}), 0)::float8`;
-    const [stored] = await db().select({ n: sql<number>`count(*)::int`, seconds: sum(liveSegments.duration) }).from(liveSegments).where(eq(liveSegments.sessionId, session.id));
-    const [recorded] = await db().select({ seconds: sum(recordingSegments.duration) }).from(recordingSegments).where(eq(recordingSegments.sessionId, session.id));
-    const figures = await until("the session's final figures", async () => {
-      const s = (await api.get(`session/${session.id}`)).body;
-      return s.sourceSegments === stored.n && s;
-    }, 20_000).catch(async () => (await api.get(`session/${session.id}`)).body);
+    const [stored] = await db()
+      .select({ n: sql<number>`count(*)::int`, seconds: sum(liveSegments.duration) })
+      .from(liveSegments)
+      .where(eq(liveSegments.sessionId, session.id));
+    const [recorded] = await db()
+      .select({ seconds: sum(recordingSegments.duration) })
+      .from(recordingSegments)
+      .where(eq(recordingSegments.sessionId, session.id));
+    const figures = await until(
+      "the session's final figures",
+      async () => {
+        const s = (await api.get(`session/${session.id}`)).body;
+        return s.sourceSegments === stored.n && s;
+      },
+      20_000,
+    ).catch(async () => (await api.get(`session/${session.id}`)).body);
     assert.equal(figures.sourceSegments, stored.n, `segments counted vs stored (${JSON.stringify(figures)})`);
     assert.ok(Math.abs(figures.sourceSegmentsDuration - stored.seconds) < 0.01, `${figures.sourceSegmentsDuration} s counted, ${stored.seconds} s stored`);
     assert.ok(Math.abs(figures.sourceSegmentsDuration - recorded.seconds) < 2.5, `${figures.sourceSegmentsDuration} s counted, ${recorded.seconds} s recorded`);

@@ -93,7 +93,10 @@ describe("live ingest", { concurrency: false }, () => {
           }
           await sleep(700);
         }
-        assert.ok(readings.every((r) => Math.abs(r - fps) <= 1), `readings ${readings.join(", ")} for ${fps} fps`);
+        assert.ok(
+          readings.every((r) => Math.abs(r - fps) <= 1),
+          `readings ${readings.join(", ")} for ${fps} fps`,
+        );
         // Bytes counted per second of wall clock read 0, then a burst's worth, then 0 again.
         assert.ok(bitrates.every((b) => b > 0) && Math.max(...bitrates) < 1.5 * Math.min(...bitrates), `bitrates ${bitrates.join(", ")} kbps`);
       } finally {
@@ -111,10 +114,15 @@ describe("live ingest", { concurrency: false }, () => {
     await streamActive(api, stream.id);
     assert.equal(await broadcaster.exited, 0);
     await streamIdle(api, stream.id);
-    const [session] = await until("the recording's mp4", async () => {
-      const list = (await api.get(`stream/${stream.id}/sessions`)).body;
-      return list[0]?.mp4Url ? list : undefined;
-    }, 60_000, 500);
+    const [session] = await until(
+      "the recording's mp4",
+      async () => {
+        const list = (await api.get(`stream/${stream.id}/sessions`)).body;
+        return list[0]?.mp4Url ? list : undefined;
+      },
+      60_000,
+      500,
+    );
     const mp4 = path.join(tmp, "recording.mp4");
     fs.writeFileSync(mp4, Buffer.from(await (await fetch(session.mp4Url)).arrayBuffer()));
     const recorded = Number((await ffprobe(mp4)).format.duration);

@@ -26,7 +26,6 @@ async function download(url: string, name: string) {
 
 const eventsOf = (rx: { received: Received[] }) => rx.received.map((r) => String(r.json.event));
 
-
 describe("live streaming", { concurrency: false }, () => {
   test("a broadcast goes live with its ladder, plays, counts segments, and goes idle when it stops", async () => {
     const api = await newAccount();
@@ -57,7 +56,10 @@ describe("live streaming", { concurrency: false }, () => {
       const base = playback.meta.source[0].url.replace(/index\.m3u8$/, "");
       for (const [i, v] of variants.entries()) {
         const media = await (await fetch(base + v.uri)).text();
-        const segment = media.split("\n").filter((l) => l && !l.startsWith("#")).at(-1)!;
+        const segment = media
+          .split("\n")
+          .filter((l) => l && !l.startsWith("#"))
+          .at(-1)!;
         const { file, res } = await download(base + v.uri.replace("index.m3u8", segment), `seg-${i}.ts`);
         assert.equal(res.headers.get("content-type"), "video/mp2t");
         assert.equal(res.headers.get("access-control-allow-origin"), "*");
@@ -139,16 +141,26 @@ describe("live streaming", { concurrency: false }, () => {
     assert.equal(sessions.length, 1, "the reconnect continued the same session");
     assert.equal(sessions[0].id, waiting.id);
 
-    const [asset] = await until("the recording's asset", async () => {
-      const list = (await api.get("asset")).body;
-      return list.length && list[0].status.phase === "ready" ? list : undefined;
-    }, 60_000, 500);
+    const [asset] = await until(
+      "the recording's asset",
+      async () => {
+        const list = (await api.get("asset")).body;
+        return list.length && list[0].status.phase === "ready" ? list : undefined;
+      },
+      60_000,
+      500,
+    );
     assert.deepEqual(asset.source, { type: "recording", sessionId: waiting.id, streamId: stream.id });
     // The session says so once the finalizing job has marked it, just after the asset is playable.
-    const ready = await until("the session's recording ready", async () => {
-      const session = (await api.get(`session/${waiting.id}`)).body;
-      return session.recordingStatus === "ready" ? session : undefined;
-    }, 30_000, 500);
+    const ready = await until(
+      "the session's recording ready",
+      async () => {
+        const session = (await api.get(`session/${waiting.id}`)).body;
+        return session.recordingStatus === "ready" ? session : undefined;
+      },
+      30_000,
+      500,
+    );
     const { file } = await download(ready.mp4Url, "recording.mp4");
     const duration = Number((await ffprobe(file)).format.duration);
     assert.ok(duration > 5, `both parts are in the mp4 (${duration} s)`);
@@ -171,17 +183,28 @@ describe("live streaming", { concurrency: false }, () => {
     const remote = rtmpReceiver(port, out);
     const good = (await api.post("multistream/target", { url: `rtmp://127.0.0.1:${port}/live/target`, name: "good" })).body;
     const dead = (await api.post("multistream/target", { url: `rtmp://127.0.0.1:${await freePort()}/live/x`, name: "dead" })).body;
-    const stream = (await api.post("stream", {
-      name: "simulcast",
-      multistream: { targets: [{ id: good.id, profile: "source" }, { id: dead.id, profile: "source", videoOnly: true }] },
-    })).body;
+    const stream = (
+      await api.post("stream", {
+        name: "simulcast",
+        multistream: {
+          targets: [
+            { id: good.id, profile: "source" },
+            { id: dead.id, profile: "source", videoOnly: true },
+          ],
+        },
+      })
+    ).body;
     const broadcaster = publish(rtmpUrl(stream.streamKey));
     try {
       await active(api, stream.id);
-      await until("connected and error events", async () => {
-        const got = rx.received.map((r) => `${r.json.event}:${r.json.payload.target.id}`);
-        return got.includes(`multistream.connected:${good.id}`) && got.includes(`multistream.error:${dead.id}`);
-      }, 30_000);
+      await until(
+        "connected and error events",
+        async () => {
+          const got = rx.received.map((r) => `${r.json.event}:${r.json.payload.target.id}`);
+          return got.includes(`multistream.connected:${good.id}`) && got.includes(`multistream.error:${dead.id}`);
+        },
+        30_000,
+      );
       const connected = rx.received.find((r) => r.json.event === "multistream.connected")!;
       assert.deepEqual(connected.json.payload.target, { id: good.id, name: "good", profile: "source" });
       await until("media at the target", async () => fs.existsSync(out) && fs.statSync(out).size > 50_000);
@@ -216,7 +239,10 @@ describe("live streaming", { concurrency: false }, () => {
         assert.equal(/RESOLUTION=(\d+x\d+)/.exec(v.attrs)?.[1], "160x90", v.uri);
         assert.ok(Number(/FRAME-RATE=([\d.]+)/.exec(v.attrs)?.[1]) <= 15, v.attrs);
         const media = await (await fetch(base + v.uri)).text();
-        const segment = media.split("\n").filter((l) => l && !l.startsWith("#")).at(-1)!;
+        const segment = media
+          .split("\n")
+          .filter((l) => l && !l.startsWith("#"))
+          .at(-1)!;
         const { file } = await download(base + v.uri.replace("index.m3u8", segment), `capped-${i}.ts`);
         const video = (await ffprobe(file)).streams.find((s) => s.codec_type === "video")!;
         assert.equal(`${video.width}x${video.height}`, "160x90", `${v.uri}: ${segment}`);
@@ -244,7 +270,10 @@ describe("live streaming", { concurrency: false }, () => {
     for (const [what, profiles, message] of cases) {
       const res = await api.post("stream", { name: what, profiles });
       assert.equal(res.status, 422, what);
-      assert.ok(res.body.errors.some((e: string) => message.test(e)), `${what}: ${res.body.errors}`);
+      assert.ok(
+        res.body.errors.some((e: string) => message.test(e)),
+        `${what}: ${res.body.errors}`,
+      );
     }
     const stream = (await api.post("stream", { name: "kept", profiles: [{ ...huge, name: "4k", width: 2160, height: 3840, fps: 60 }] })).body;
     for (const [what, profiles] of cases) assert.equal((await api.patch(`stream/${stream.id}`, { profiles })).status, 422, what);

@@ -120,8 +120,9 @@ describe("metrics", () => {
         assert.equal((await api.post(`webhook/${hook.id}/test`, { event: "stream.started" })).status, 202);
         await receiver.waitFor(1);
       }
-      await scrapeUntil("a delivered and a failed attempt more", (s) =>
-        deliveries(s, "delivered") >= deliveries(before, "delivered") + 1 && deliveries(s, "failed") >= deliveries(before, "failed") + 1,
+      await scrapeUntil(
+        "a delivered and a failed attempt more",
+        (s) => deliveries(s, "delivered") >= deliveries(before, "delivered") + 1 && deliveries(s, "failed") >= deliveries(before, "failed") + 1,
       );
     } finally {
       await accepting.close();
@@ -185,7 +186,16 @@ describe("a deployment of its own (metrics off, its store and database broken on
   test("no METRICS_TOKEN: no metrics; a broken store or only lost nodes: degraded; no database: 503", async () => {
     const databaseUrl = await createScratchDatabase();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-health-"));
-    const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", MEDIA_NODE: "false", JOB_WORKERS: "0", METRICS_TOKEN: "" };
+    const env = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      MEDIA_NODE: "false",
+      JOB_WORKERS: "0",
+      METRICS_TOKEN: "",
+    };
     const app = await startAppProcess(env);
     const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     const health = async () => {

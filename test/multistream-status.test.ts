@@ -13,7 +13,10 @@ import { startReceiver } from "./support/receiver";
 /** A platform's RTMP ingest, standing in for YouTube: ffmpeg listening on the target's exact URL. */
 function rtmpIngest(url: string) {
   const proc = spawn("ffmpeg", ["-hide_banner", "-loglevel", "error", "-listen", "1", "-i", url, "-c", "copy", "-f", "null", "-"], { stdio: "ignore" });
-  return () => new Promise<void>((resolve) => (proc.exitCode !== null ? resolve() : (proc.once("exit", () => resolve()), proc.kill("SIGKILL"))));
+  return () =>
+    new Promise<void>((resolve) =>
+      proc.exitCode !== null || proc.signalCode !== null ? resolve() : (proc.once("exit", () => resolve()), proc.kill("SIGKILL")),
+    );
 }
 
 /** A server that takes the TCP connection and never says a word (a black hole past the firewall). */
@@ -48,13 +51,23 @@ describe("multistream live state", { concurrency: false }, () => {
     const silent = await silentServer();
     const refusedPort = await freePort();
     const good = (await api.post("multistream/target", { url: goodUrl, name: "good" })).body;
-    const refused = (await api.post("multistream/target", { url: `rtmp://user:${secrets.refused}@127.0.0.1:${refusedPort}/live/${secrets.refused}`, name: "refused" })).body;
+    const refused = (
+      await api.post("multistream/target", { url: `rtmp://user:${secrets.refused}@127.0.0.1:${refusedPort}/live/${secrets.refused}`, name: "refused" })
+    ).body;
     const hole = (await api.post("multistream/target", { url: `rtmp://127.0.0.1:${silent.port}/app/${secrets.silent}`, name: "silent" })).body;
     await api.post("multistream/target", { url: "rtmps://live.example.com:443/rtmp/unused-secret-key-99", name: "unused" });
-    const stream = (await api.post("stream", {
-      name: "simulcast status",
-      multistream: { targets: [{ id: good.id, profile: "source" }, { id: refused.id, profile: "source", videoOnly: true }, { id: hole.id, profile: "source" }] },
-    })).body;
+    const stream = (
+      await api.post("stream", {
+        name: "simulcast status",
+        multistream: {
+          targets: [
+            { id: good.id, profile: "source" },
+            { id: refused.id, profile: "source", videoOnly: true },
+            { id: hole.id, profile: "source" },
+          ],
+        },
+      })
+    ).body;
     const noKey = (what: string, body: unknown) => {
       const json = JSON.stringify(body);
       for (const secret of Object.values(secrets)) assert.ok(!json.includes(secret), `${what} shows a stream key: ${json}`);
@@ -83,22 +96,30 @@ describe("multistream live state", { concurrency: false }, () => {
 
     const idle = await status();
     assert.equal(idle.sessionId, null);
-    assert.deepEqual(idle.targets.map((t) => [t.name, t.state, t.profile, t.videoOnly]), [
-      ["good", "offline", "source", false],
-      ["refused", "offline", "source", true],
-      ["silent", "offline", "source", false],
-    ]);
+    assert.deepEqual(
+      idle.targets.map((t) => [t.name, t.state, t.profile, t.videoOnly]),
+      [
+        ["good", "offline", "source", false],
+        ["refused", "offline", "source", true],
+        ["silent", "offline", "source", false],
+      ],
+    );
 
     const broadcaster = publish(rtmpUrl(stream.streamKey));
     try {
       await streamActive(api, stream.id);
       const seenSilent = new Set<string>();
-      const live = await until("connected, retrying and the silent host given up", async () => {
-        const s = await status();
-        const t = byName(s);
-        seenSilent.add(t.silent.state);
-        return t.good.state === "connected" && t.refused.state === "retrying" && t.silent.state === "retrying" && s;
-      }, 60_000, 500);
+      const live = await until(
+        "connected, retrying and the silent host given up",
+        async () => {
+          const s = await status();
+          const t = byName(s);
+          seenSilent.add(t.silent.state);
+          return t.good.state === "connected" && t.refused.state === "retrying" && t.silent.state === "retrying" && s;
+        },
+        60_000,
+        500,
+      );
       assert.ok(live.sessionId);
       const t = byName(live);
       assert.equal(t.good.error, undefined);
@@ -106,12 +127,24 @@ describe("multistream live state", { concurrency: false }, () => {
       assert.ok(t.good.updatedAt! <= live.checkedAt);
       assert.match(t.refused.error!, /Connection refused/, "ffmpeg's reason");
       assert.doesNotMatch(t.refused.error!, /@ 0x/, "without ffmpeg's context prefixes");
-      assert.ok(t.refused.retryAt! > t.refused.updatedAt! && t.refused.retryAt! - t.refused.updatedAt! <= 30_000, "the next attempt's time, within the back-off");
+      assert.ok(
+        t.refused.retryAt! > t.refused.updatedAt! && t.refused.retryAt! - t.refused.updatedAt! <= 30_000,
+        "the next attempt's time, within the back-off",
+      );
       assert.equal(t.silent.error, `no answer from 127.0.0.1 within 10 s`);
       assert.ok(seenSilent.has("connecting"), `the silent host was connecting first (${[...seenSilent]})`);
 
       // Reports are ordered: a late one from earlier in the epoch changes nothing; another epoch is fenced.
-      const late = await internalEvent({ kind: "multistream", sessionId: live.sessionId, epoch: 1, targetId: good.id, state: "error", error: "late", retryInMs: 2000, seq: 0 });
+      const late = await internalEvent({
+        kind: "multistream",
+        sessionId: live.sessionId,
+        epoch: 1,
+        targetId: good.id,
+        state: "error",
+        error: "late",
+        retryInMs: 2000,
+        seq: 0,
+      });
       assert.equal(late.status, 204);
       assert.equal(byName(await status()).good.state, "connected");
       const stale = await internalEvent({ kind: "multistream", sessionId: live.sessionId, epoch: 0, targetId: good.id, state: "error", error: "stale" });
@@ -172,7 +205,11 @@ describe("multistream live state", { concurrency: false }, () => {
     await until("the fence event", async () => events().includes("stream.started"), 60_000);
     await stopIngest();
     await rx.close();
-    assert.deepEqual({ connected: count("multistream.connected"), disconnected: count("multistream.disconnected") }, { connected: 2, disconnected: 2 }, events().join(", "));
+    assert.deepEqual(
+      { connected: count("multistream.connected"), disconnected: count("multistream.disconnected") },
+      { connected: 2, disconnected: 2 },
+      events().join(", "),
+    );
   });
 
   test("bad input on the status operation is a clear 4xx", async () => {

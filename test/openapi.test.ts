@@ -30,7 +30,23 @@ describe("API description", () => {
     assert.equal(res.status, 200);
     const doc = res.body;
     assert.equal(doc.openapi, "3.1.0");
-    for (const path of ["/stream", "/stream/{id}", "/stream/{id}/record", "/stream/{id}/sessions", "/session", "/session/{id}", "/multistream/target", "/multistream/target/{id}", "/asset", "/asset/{id}", "/task", "/task/{id}", "/webhook", "/webhook/{id}", "/user/me"]) {
+    for (const path of [
+      "/stream",
+      "/stream/{id}",
+      "/stream/{id}/record",
+      "/stream/{id}/sessions",
+      "/session",
+      "/session/{id}",
+      "/multistream/target",
+      "/multistream/target/{id}",
+      "/asset",
+      "/asset/{id}",
+      "/task",
+      "/task/{id}",
+      "/webhook",
+      "/webhook/{id}",
+      "/user/me",
+    ]) {
       assert.ok(doc.paths[path], path);
     }
     assert.equal(doc.paths["/stream"].post.responses["201"].content["application/json"].schema.$ref, "#/components/schemas/Stream");
@@ -83,7 +99,11 @@ describe("API description", () => {
       "access-control/signing-key": signingKey.body.id,
       webhook: webhook.body.id,
     };
-    const bodyIds: Record<string, string> = { [EXAMPLE_IDS.targetId]: target.body.id, [EXAMPLE_IDS.webhookId]: webhook.body.id, [EXAMPLE_IDS.assetPlaybackId]: asset.playbackId };
+    const bodyIds: Record<string, string> = {
+      [EXAMPLE_IDS.targetId]: target.body.id,
+      [EXAMPLE_IDS.webhookId]: webhook.body.id,
+      [EXAMPLE_IDS.assetPlaybackId]: asset.playbackId,
+    };
     assert.deepEqual(Object.keys(bodyIds).sort(), Object.values(EXAMPLE_IDS).sort());
 
     const failures: string[] = [];

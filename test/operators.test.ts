@@ -21,7 +21,10 @@ describe("operators", () => {
     const listed = await api.call(operations.listMediaNodes);
     assert.equal(listed.status, 200);
     // Healthy, or overloaded while other files load the machine: up, at least.
-    assert.ok(listed.body.some((n) => n.state !== "lost" && n.rtmpPort === Number(process.env.CASTLINE_RTMP_PORT)), "the suite's own media node is listed");
+    assert.ok(
+      listed.body.some((n) => n.state !== "lost" && n.rtmpPort === Number(process.env.CASTLINE_RTMP_PORT)),
+      "the suite's own media node is listed",
+    );
     assert.equal(await nodesPage(api.cookie), 200, "the session already open sees it too");
 
     await cli(["users", "set-role", "--email", api.email, "--role", "user"]);
@@ -32,7 +35,9 @@ describe("operators", () => {
   test("set-role refuses an unknown role or account", async () => {
     const api = await newAccount();
     await assert.rejects(cli(["users", "set-role", "--email", api.email, "--role", "root"]), (err: { stderr: string }) => /--role/.test(err.stderr));
-    await assert.rejects(cli(["users", "set-role", "--email", "nobody-here@example.com", "--role", "admin"]), (err: { stderr: string }) => /no account/.test(err.stderr));
+    await assert.rejects(cli(["users", "set-role", "--email", "nobody-here@example.com", "--role", "admin"]), (err: { stderr: string }) =>
+      /no account/.test(err.stderr),
+    );
     assert.equal((await api.call(operations.listMediaNodes)).status, 403);
   });
 });

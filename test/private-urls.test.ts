@@ -45,7 +45,10 @@ describe("private address guard", () => {
       for (const host of ["127.0.0.1", "[::ffff:127.0.0.1]", "[::127.0.0.1]", "0x7f.1", "2130706433"]) {
         const errors = [];
         for (const port of [open.port, closed]) {
-          const err = await guardedRequest(`http://${host}:${port}/v.mp4`, { timeoutMs: 2000 }).then(() => undefined, (e: Error) => e);
+          const err = await guardedRequest(`http://${host}:${port}/v.mp4`, { timeoutMs: 2000 }).then(
+            () => undefined,
+            (e: Error) => e,
+          );
           assert.ok(err instanceof PrivateAddressError, `${host}:${port}: ${err}`);
           errors.push(err.message);
         }
@@ -81,7 +84,10 @@ describe("redirects of a user's URL", () => {
       const messages = [];
       for (const hop of ["to-closed", "to-open"]) {
         allowPrivateUrls(true);
-        const failure = await openUserUrl(`${base}/${hop}`, { timeoutMs: 5000, userAgent: "test" }).then(() => undefined, (err: Error) => err);
+        const failure = await openUserUrl(`${base}/${hop}`, { timeoutMs: 5000, userAgent: "test" }).then(
+          () => undefined,
+          (err: Error) => err,
+        );
         assert.ok(failure instanceof FetchFailed, `${hop}: ${failure}`);
         messages.push(failure.message);
       }
@@ -109,10 +115,11 @@ async function listenCounting(host = "127.0.0.1") {
   return {
     port: (server.address() as net.AddressInfo).port,
     connections: () => count,
-    close: () => new Promise<void>((resolve) => {
-      sockets.forEach((s) => s.destroy());
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        sockets.forEach((s) => s.destroy());
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -135,8 +142,15 @@ describe("an app that does not allow private URLS", () => {
     databaseUrl = await createScratchDatabase();
     rtmpPort = await freePort();
     app = await startAppProcess({
-      ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1",
-      MEDIA_NODE: "true", RTMP_PORT: String(rtmpPort), RTMP_HOST: "127.0.0.1", ALLOW_PRIVATE_URLS: "false",
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      MEDIA_NODE: "true",
+      RTMP_PORT: String(rtmpPort),
+      RTMP_HOST: "127.0.0.1",
+      ALLOW_PRIVATE_URLS: "false",
     });
     sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   });
@@ -148,7 +162,14 @@ describe("an app that does not allow private URLS", () => {
 
   test("refuses webhooks to private addresses with a clear 400", async () => {
     const { cookie } = await newAccount(app.url);
-    for (const url of ["http://127.0.0.1:9/x", "http://localhost/x", "http://192.168.0.10/x", "http://[::1]/x", "http://[::127.0.0.1]/x", "http://[64:ff9b::7f00:1]/x"]) {
+    for (const url of [
+      "http://127.0.0.1:9/x",
+      "http://localhost/x",
+      "http://192.168.0.10/x",
+      "http://[::1]/x",
+      "http://[::127.0.0.1]/x",
+      "http://[64:ff9b::7f00:1]/x",
+    ]) {
       const res = await call("POST", `${app.url}/api/webhook`, { cookie, body: { name: "x", url, events: ["stream.idle"] } });
       assert.equal(res.status, 400, url);
       assert.match(res.body.errors[0], /public address/);
@@ -160,9 +181,24 @@ describe("an app that does not allow private URLS", () => {
   test("refuses webhooks and targets to reserved addresses and to this machine's own, with a clear 400", async () => {
     const api = await newAccount(app.url);
     // The app runs on this machine: the addresses of its interfaces (nothing is sent to them: they are refused when created).
-    const own = Object.values(os.networkInterfaces()).flat().filter((nic) => nic && !nic.internal).map((nic) => nic!.address);
+    const own = Object.values(os.networkInterfaces())
+      .flat()
+      .filter((nic) => nic && !nic.internal)
+      .map((nic) => nic!.address);
     assert.ok(own.length, "this machine has a network interface besides loopback");
-    const hosts = ["192.0.2.1", "198.51.100.7", "203.0.113.9", "192.88.99.1", "198.18.0.1", "240.0.0.1", "2001:db8::1", "3fff::1", "5f00::1", "2001:2::1", ...own];
+    const hosts = [
+      "192.0.2.1",
+      "198.51.100.7",
+      "203.0.113.9",
+      "192.88.99.1",
+      "198.18.0.1",
+      "240.0.0.1",
+      "2001:db8::1",
+      "3fff::1",
+      "5f00::1",
+      "2001:2::1",
+      ...own,
+    ];
     for (const host of hosts.map((h) => (h.includes(":") ? `[${h}]` : h))) {
       const hook = await api.post("webhook", { name: "x", url: `http://${host}/hook`, events: ["stream.idle"] });
       assert.equal(hook.status, 400, host);
@@ -179,8 +215,12 @@ describe("an app that does not allow private URLS", () => {
     const api = await newAccount(app.url);
     const urls = [
       ...PRIVATE_HOSTS.map((host) => `rtmp://${host}:19999/live/x`),
-      "rtmp://user:password@127.0.0.1/live/x", "rtmps://127.0.0.1/live/x", "rtmps://localhost:443/live/x",
-      "srt://127.0.0.1:9000?streamid=x", "srt://[::1]:9000", "srt://2130706433:9000",
+      "rtmp://user:password@127.0.0.1/live/x",
+      "rtmps://127.0.0.1/live/x",
+      "rtmps://localhost:443/live/x",
+      "srt://127.0.0.1:9000?streamid=x",
+      "srt://[::1]:9000",
+      "srt://2130706433:9000",
     ];
     const kept = (await api.post("multistream/target", { url: "rtmp://93.184.216.34/live/kept", name: "kept" })).body;
     for (const url of urls) {
@@ -194,7 +234,13 @@ describe("an app that does not allow private URLS", () => {
     assert.deepEqual({ ...row }, { url: "rtmp://93.184.216.34/live/kept", name: "kept" }, "refused updates change nothing");
     assert.equal((await api.get("multistream/target")).body.length, 1);
 
-    for (const url of ["rtmp://93.184.216.34/live/x", "rtmps://[2606:4700:4700::1111]/live/x", "rtmp://[64:ff9b::5db8:d822]/live/x", "srt://93.184.216.34:9000", "rtmp://live.example.com/app/key"]) {
+    for (const url of [
+      "rtmp://93.184.216.34/live/x",
+      "rtmps://[2606:4700:4700::1111]/live/x",
+      "rtmp://[64:ff9b::5db8:d822]/live/x",
+      "srt://93.184.216.34:9000",
+      "rtmp://live.example.com/app/key",
+    ]) {
       assert.equal((await api.post("multistream/target", { url })).status, 201, url);
     }
     assert.equal((await api.patch(`multistream/target/${kept.id}`, { url: "rtmps://93.184.216.34/live/k2" })).status, 204);
@@ -226,18 +272,25 @@ describe("an app that does not allow private URLS", () => {
       await sql`UPDATE multistream_targets SET url = ${url} WHERE id = ${t.id}`;
       targets[t.id] = name;
     }
-    const stream = (await api.post("stream", {
-      name: "guarded",
-      multistream: { targets: Object.keys(targets).map((id) => ({ id, profile: "source" })) },
-    })).body;
+    const stream = (
+      await api.post("stream", {
+        name: "guarded",
+        multistream: { targets: Object.keys(targets).map((id) => ({ id, profile: "source" })) },
+      })
+    ).body;
     const broadcaster = publish(rtmpUrl(stream.streamKey, rtmpPort));
     try {
-      const errors = await until("multistream.error for every target", async () => {
-        const log = (await api.get(`webhook/${hookId}/log`)).body as { request: { body: string } }[];
-        const events = log.map((d) => JSON.parse(d.request.body));
-        const byTarget = new Map(events.filter((e) => e.event === "multistream.error").map((e) => [e.payload.target.id, e.payload.error as string]));
-        return byTarget.size === Object.keys(targets).length ? byTarget : undefined;
-      }, 60_000, 500);
+      const errors = await until(
+        "multistream.error for every target",
+        async () => {
+          const log = (await api.get(`webhook/${hookId}/log`)).body as { request: { body: string } }[];
+          const events = log.map((d) => JSON.parse(d.request.body));
+          const byTarget = new Map(events.filter((e) => e.event === "multistream.error").map((e) => [e.payload.target.id, e.payload.error as string]));
+          return byTarget.size === Object.keys(targets).length ? byTarget : undefined;
+        },
+        60_000,
+        500,
+      );
       for (const [id, error] of errors) assert.match(error, /private address (127\.0\.0\.1|::ffff:127\.0\.0\.1)/, `${targets[id]}: ${error}`);
       // The owner sees it on the stream too: an error with the reason and the next attempt, not an endless "connecting".
       const status = (await api.get(`stream/${stream.id}/multistream/status`)).body as { targets: { id: string; state: string; error?: string }[] };

@@ -97,12 +97,23 @@ function assertRefused(res: Res, what: RegExp) {
 }
 
 /** One sign-in try through Auth.js's credentials endpoint, as the dashboard's client sends it. */
-const trySignIn = (email: string, password: string, address: string, base = app.url) => postSignIn([["email", email], ["password", password]], address, base);
+const trySignIn = (email: string, password: string, address: string, base = app.url) =>
+  postSignIn(
+    [
+      ["email", email],
+      ["password", password],
+    ],
+    address,
+    base,
+  );
 
 /** A sign-in with these fields (in this order, repeated if so given), with a valid CSRF token; as JSON when asked. */
 async function postSignIn(fields: [string, string][], address: string, base = app.url, as: "form" | "json" = "form") {
   const csrf = await call("GET", `${base}/api/auth/csrf`);
-  const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const all: [string, string][] = [...fields, ["csrfToken", csrf.body.csrfToken]];
   const res = await call("POST", `${base}/api/auth/callback/credentials`, {
     cookie,
@@ -182,7 +193,8 @@ describe("rate limits on /api", () => {
   test("sign-ups are limited per address", async () => {
     await inOneWindow(async () => {
       const address = newAddress();
-      const signUp = () => call("POST", "user", { base: app.url, headers: from(address), body: { email: `limits-${randomUUID()}@example.com`, password: "a fine passphrase" } });
+      const signUp = () =>
+        call("POST", "user", { base: app.url, headers: from(address), body: { email: `limits-${randomUUID()}@example.com`, password: "a fine passphrase" } });
       for (let i = 0; i < 3; i++) assert.equal((await signUp()).status, 201);
       const refused = await signUp();
       assert.equal(refused.status, 429);
@@ -244,16 +256,38 @@ describe("sign-in throttling", () => {
       const target = await newUser();
       const decoy = () => `decoy-${randomUUID()}@example.com`;
       for (let i = 0; i < 5; i++) {
-        const res = await postSignIn([["email", decoy()], ["email", target.email], ["password", `guess ${i}`]], newAddress());
+        const res = await postSignIn(
+          [
+            ["email", decoy()],
+            ["email", target.email],
+            ["password", `guess ${i}`],
+          ],
+          newAddress(),
+        );
         assert.equal(res.status, 400, `try ${i + 1}: ${res.status} ${JSON.stringify(res.body)}`);
         assert.match(res.body.errors[0], /the sign-in form has the field "email" more than once/);
         assert.equal(res.signedIn, false);
       }
-      const repeatedPassword = await postSignIn([["email", target.email], ["password", "a guess"], ["password", target.password]], newAddress());
+      const repeatedPassword = await postSignIn(
+        [
+          ["email", target.email],
+          ["password", "a guess"],
+          ["password", target.password],
+        ],
+        newAddress(),
+      );
       assert.equal(repeatedPassword.status, 400);
       assert.equal(repeatedPassword.signedIn, false, "even with the right password last");
       // Auth.js also reads JSON, where a repeated key keeps its last value too: a sign-in is a form.
-      const json = await postSignIn([["email", target.email], ["password", target.password]], newAddress(), app.url, "json");
+      const json = await postSignIn(
+        [
+          ["email", target.email],
+          ["password", target.password],
+        ],
+        newAddress(),
+        app.url,
+        "json",
+      );
       assert.equal(json.status, 415, JSON.stringify(json.body));
       assert.equal(json.signedIn, false);
       // None of those was checked or counted: the email's failures count from zero.

@@ -58,8 +58,11 @@ test("recording.ready fires once the recording's asset is ready and plays, after
     assert.equal(asset.status.phase, "ready", "the event names the asset as ready");
     assert.equal(session.recordingStatus, "ready");
     assert.equal(session.recordingPlaybackId, asset.playbackId);
-    const assetReady = await until("asset.ready of the recording", async () =>
-      rx.received.find((r) => r.json.event === "asset.ready" && r.json.payload.asset.id === asset.id), 30_000);
+    const assetReady = await until(
+      "asset.ready of the recording",
+      async () => rx.received.find((r) => r.json.event === "asset.ready" && r.json.payload.asset.id === asset.id),
+      30_000,
+    );
     assert.ok(
       recordingReady.json.createdAt >= assetReady.json.createdAt,
       `recording.ready (${recordingReady.json.createdAt}) is not before asset.ready (${assetReady.json.createdAt})`,

@@ -62,10 +62,15 @@ describe("the reconnect window", { concurrency: false }, () => {
     const madeAfterEnd = asset.createdAt - ended.endedAt!;
     console.log(`# asset made ${madeAfterEnd} ms after the session ended (${asset.createdAt - stoppedAt} ms after the encoder stopped)`);
     assert.ok(madeAfterEnd < DEFAULT_WINDOW_S * 1000, `the asset was made ${madeAfterEnd} ms after the end: no window was waited for`);
-    const ready = await until("recording ready", async () => {
-      const s = (await api.get(`session/${ended.id}`)).body;
-      return s.recordingStatus === "ready" ? s : undefined;
-    }, 90_000, 250);
+    const ready = await until(
+      "recording ready",
+      async () => {
+        const s = (await api.get(`session/${ended.id}`)).body;
+        return s.recordingStatus === "ready" ? s : undefined;
+      },
+      90_000,
+      250,
+    );
     console.log(`# recording ready ${Date.now() - stoppedAt} ms after the encoder stopped`);
     assert.ok(ready.mp4Url);
 
@@ -125,7 +130,13 @@ describe("the reconnect window", { concurrency: false }, () => {
     assert.equal(anonymous.status, 200);
     assert.equal((await anonymous.json()).meta.dvrPlayback, undefined, "no replay for a viewer the recording's policy refuses");
 
-    const jwt = await signAccessJwt({ privateKey: key.privateKey, publicKey: key.publicKey, issuer: "https://example.com", playbackId: stream.playbackId, expiration: 600 });
+    const jwt = await signAccessJwt({
+      privateKey: key.privateKey,
+      publicKey: key.publicKey,
+      issuer: "https://example.com",
+      playbackId: stream.playbackId,
+      expiration: 600,
+    });
     const info = await (await fetch(`${BASE}/api/playback/${stream.playbackId}`, { headers: { "Livepeer-Jwt": jwt } })).json();
     const url = new URL(info.meta.dvrPlayback[0].url);
     assert.ok(url.searchParams.get("tkn"), "the replay's URL carries the viewer's playback token");

@@ -71,8 +71,20 @@ describe("request bodies", () => {
   });
 
   const cases = [
-    { what: "a sign-up (POST /api/user, no account needed)", path: "/api/user", type: "application/json", head: '{"email":"a@example.com","password":"', limit: /the request body is over 1048576 bytes/ },
-    { what: "a sign-in form", path: "/api/auth/callback/credentials", type: "application/x-www-form-urlencoded", head: "email=a%40example.com&password=", limit: /the sign-in form is over 16384 bytes/ },
+    {
+      what: "a sign-up (POST /api/user, no account needed)",
+      path: "/api/user",
+      type: "application/json",
+      head: '{"email":"a@example.com","password":"',
+      limit: /the request body is over 1048576 bytes/,
+    },
+    {
+      what: "a sign-in form",
+      path: "/api/auth/callback/credentials",
+      type: "application/x-www-form-urlencoded",
+      head: "email=a%40example.com&password=",
+      limit: /the sign-in form is over 16384 bytes/,
+    },
   ];
   for (const { what, path: pathname, type, head, limit } of cases) {
     test(`${what} sent chunked past its limit is refused with 413 as it streams, and the app does not hold it`, async (t) => {
@@ -80,7 +92,9 @@ describe("request bodies", () => {
       const before = peakKb();
       const res = await postChunked(pathname, type, head);
       const grownMiB = (peakKb() - before) / 1024;
-      t.diagnostic(`answered ${res.status} after ${(res.sent / MiB).toFixed(1)} MiB sent; peak RSS ${(before / 1024).toFixed(0)} -> ${(before / 1024 + grownMiB).toFixed(0)} MiB`);
+      t.diagnostic(
+        `answered ${res.status} after ${(res.sent / MiB).toFixed(1)} MiB sent; peak RSS ${(before / 1024).toFixed(0)} -> ${(before / 1024 + grownMiB).toFixed(0)} MiB`,
+      );
       assert.ok(res.sent < SENT_AT_MOST / 2, `answered (${res.status}) only after ${(res.sent / MiB).toFixed(0)} MiB of the body`);
       assert.ok(grownMiB < 48, `the app's resident memory peaked ${grownMiB.toFixed(0)} MiB higher for a body it refused`);
       assert.equal(res.status, 413, JSON.stringify(res.body));

@@ -57,9 +57,16 @@ describe("URLs handed to clients follow the request's origin", () => {
       allAt(host, urlsIn(await at(api, host, "GET", `asset/${asset.id}`)), "asset");
       allAt(host, urlsIn(await at(api, host, "GET", `playback/${asset.playbackId}`)), "playback info");
       const ingests = await at(api, host, "GET", "ingest");
-      allAt(host, ingests.flatMap((i: { base: string; playback: string }) => [i.base, i.playback]), "ingest");
+      allAt(
+        host,
+        ingests.flatMap((i: { base: string; playback: string }) => [i.base, i.playback]),
+        "ingest",
+      );
       // The suite's own node has no host of its own: encoders reach it by the host they asked.
-      assert.ok(ingests.some((i: { ingest: string }) => new URL(i.ingest).hostname === host.split(":")[0]), JSON.stringify(ingests));
+      assert.ok(
+        ingests.some((i: { ingest: string }) => new URL(i.ingest).hostname === host.split(":")[0]),
+        JSON.stringify(ingests),
+      );
       const recorded = await at(api, host, "GET", `session/${session.id}`);
       allAt(host, [recorded.recordingUrl, recorded.mp4Url], "session");
     }

@@ -116,7 +116,15 @@ describe("job retention", () => {
   before(async () => {
     databaseUrl = await createScratchDatabase();
     // about 2.6 s: finished work is forgotten within seconds
-    app = await startAppProcess({ ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", MEDIA_NODE: "false", JOB_RETENTION_DAYS: "0.00003" });
+    app = await startAppProcess({
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      MEDIA_NODE: "false",
+      JOB_RETENTION_DAYS: "0.00003",
+    });
   });
   after(async () => {
     await app.stop();

@@ -94,10 +94,15 @@ describe("broadcasts: ingest health history and recordings", { concurrency: fals
     assert.equal((await other.get(`session/${sessionId}/health`)).status, 404);
 
     // The recording (the suite's reconnect window is short) becomes an asset named after the stream and start.
-    const asset = await until("the recording's asset", async () => {
-      const list = (await api.get("asset")).body;
-      return list[0]?.source?.type === "recording" ? list[0] : undefined;
-    }, 60_000, 500);
+    const asset = await until(
+      "the recording's asset",
+      async () => {
+        const list = (await api.get("asset")).body;
+        return list[0]?.source?.type === "recording" ? list[0] : undefined;
+      },
+      60_000,
+      500,
+    );
     const session = (await api.get(`session/${sessionId}`)).body;
     const start = new Date(session.createdAt);
     const two = (n: number) => String(n).padStart(2, "0");
@@ -110,10 +115,15 @@ describe("broadcasts: ingest health history and recordings", { concurrency: fals
     assert.ok(session.endedAt >= session.createdAt);
 
     // Once ready, the session leads to the recording's player and file.
-    const ready = await until("the recording ready", async () => {
-      const s = (await api.get(`session/${sessionId}`)).body;
-      return s.recordingStatus === "ready" ? s : undefined;
-    }, 60_000, 500);
+    const ready = await until(
+      "the recording ready",
+      async () => {
+        const s = (await api.get(`session/${sessionId}`)).body;
+        return s.recordingStatus === "ready" ? s : undefined;
+      },
+      60_000,
+      500,
+    );
     assert.equal(ready.recordingPlaybackId, asset.playbackId);
     const [listed] = (await api.get(`stream/${stream.id}/sessions`)).body;
     assert.equal(listed.recordingPlaybackId, asset.playbackId);
@@ -129,7 +139,11 @@ describe("broadcasts: ingest health history and recordings", { concurrency: fals
     const stream = (await api.post("stream", { name: "24/7", profiles: LADDER })).body;
     const week = 7 * 24 * 3600_000;
     const started = Date.now() - week;
-    const [session] = await db().update(sessions).set({ createdAt: started }).where(eq(sessions.id, (await startSession(stream.id)).id)).returning();
+    const [session] = await db()
+      .update(sessions)
+      .set({ createdAt: started })
+      .where(eq(sessions.id, (await startSession(stream.id)).id))
+      .returning();
     // Two heartbeats in every bucket of the week, through the same code the heartbeat route runs.
     let beats = 0;
     for (let t = 0; t < week; t += healthBucketMs(t)) {

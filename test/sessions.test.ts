@@ -19,8 +19,14 @@ describe("sessions", () => {
     assert.deepEqual(one.body.profiles, PROFILES);
     assert.equal(one.body.sourceSegmentsDuration, 0);
 
-    assert.deepEqual((await api.get("session")).body.map((x: { id: string }) => x.id), [row.id]);
-    assert.deepEqual((await api.get(`stream/${s.id}/sessions`)).body.map((x: { id: string }) => x.id), [row.id]);
+    assert.deepEqual(
+      (await api.get("session")).body.map((x: { id: string }) => x.id),
+      [row.id],
+    );
+    assert.deepEqual(
+      (await api.get(`stream/${s.id}/sessions`)).body.map((x: { id: string }) => x.id),
+      [row.id],
+    );
   });
 
   test("record=1 lists recorded sessions only, with their recording urls", async () => {
@@ -29,13 +35,13 @@ describe("sessions", () => {
     const unrecorded = await startSession(s.id);
     await api.patch(`stream/${s.id}/record`, { record: true });
     const recorded = await startSession(s.id);
-    await db()
-      .update(sessions)
-      .set({ recordingStatus: "ready" })
-      .where(eq(sessions.id, recorded.id));
+    await db().update(sessions).set({ recordingStatus: "ready" }).where(eq(sessions.id, recorded.id));
 
     const all = (await api.get(`stream/${s.id}/sessions`)).body;
-    assert.deepEqual(all.map((x: { id: string }) => x.id), [recorded.id, unrecorded.id]);
+    assert.deepEqual(
+      all.map((x: { id: string }) => x.id),
+      [recorded.id, unrecorded.id],
+    );
     const onlyRecorded = (await api.get(`stream/${s.id}/sessions?record=1`)).body;
     assert.equal(onlyRecorded.length, 1);
     assert.equal(onlyRecorded[0].recordingStatus, "ready");
@@ -49,14 +55,20 @@ describe("sessions", () => {
     const session = await startSession(s.id);
 
     const all = (await api.get("stream")).body;
-    assert.deepEqual(all.map((x: { id: string }) => x.id), [session.id, s.id]);
+    assert.deepEqual(
+      all.map((x: { id: string }) => x.id),
+      [session.id, s.id],
+    );
     const child = all[0];
     assert.equal(child.parentId, s.id);
     assert.equal(child.streamKey, undefined, "a child object never carries the key");
     assert.deepEqual((await api.get(`stream/${session.id}`)).body, child);
 
     const parentsOnly = (await api.get("stream?streamsonly=1")).body;
-    assert.deepEqual(parentsOnly.map((x: { id: string }) => x.id), [s.id]);
+    assert.deepEqual(
+      parentsOnly.map((x: { id: string }) => x.id),
+      [s.id],
+    );
 
     const rec = await api.patch(`stream/${session.id}/record`, { record: true });
     assert.equal(rec.status, 400);

@@ -27,11 +27,14 @@ after(async () => {
 
 const signUp = (email: string, password: string) => call("POST", `${app.url}/api/user`, { body: { email, password, name: "Ada" } });
 const verify = (token: string) => call("POST", `${app.url}/api/user/verify`, { body: { token } });
-const signsIn = (email: string, password: string) => signInAt(app.url, email, password).then(() => true, () => false);
+const signsIn = (email: string, password: string) =>
+  signInAt(app.url, email, password).then(
+    () => true,
+    () => false,
+  );
 
 /** The next mail to `to` (mails come from a background job), once it has arrived. */
-const mailTo = (to: string, seen = 0) =>
-  until(`a mail to ${to}`, async () => smtp.mails.filter((m) => m.to.includes(to))[seen], 60_000);
+const mailTo = (to: string, seen = 0) => until(`a mail to ${to}`, async () => smtp.mails.filter((m) => m.to.includes(to))[seen], 60_000);
 
 /** The sign-up link's token: what follows `#` in the link the mail holds. */
 function linkIn(mail: ReceivedMail): { url: URL; token: string } | undefined {
@@ -39,7 +42,13 @@ function linkIn(mail: ReceivedMail): { url: URL; token: string } | undefined {
   return link ? { url: new URL(link[0]), token: link[1] } : undefined;
 }
 
-const shape = (res: Res) => [res.status, res.headers.get("content-type"), ...Object.entries(res.body).map(([k, v]) => `${k}:${typeof v}`).sort()];
+const shape = (res: Res) => [
+  res.status,
+  res.headers.get("content-type"),
+  ...Object.entries(res.body)
+    .map(([k, v]) => `${k}:${typeof v}`)
+    .sort(),
+];
 
 /** A new address with an account made through its mailed link. */
 async function accountFor(email: string, password: string) {

@@ -28,7 +28,11 @@ describe("start-up", () => {
   });
 
   test("a bad setting stops the app with a message that names it", async () => {
-    for (const [name, value] of [["PORT", "eighty"], ["DATABASE_URL", "mysql://x"], ["ALLOW_SIGNUP", "maybe"]]) {
+    for (const [name, value] of [
+      ["PORT", "eighty"],
+      ["DATABASE_URL", "mysql://x"],
+      ["ALLOW_SIGNUP", "maybe"],
+    ]) {
       await assert.rejects(
         exec(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env: { ...process.env, [name]: value } }),
         (err: { stderr: string; code: number }) => err.code !== 0 && err.stderr.includes(name),
@@ -43,12 +47,15 @@ describe("start-up", () => {
     try {
       const env = { ...process.env, PATH: emptyPath, DATA_DIR: dataDir, FFMPEG_PATH: "" };
       // An app that does not stop would start and listen: the timeout turns that into a failure.
-      await assert.rejects(exec(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env, timeout: 60_000 }), (err: { stderr: string; code: number }) => {
-        assert.notEqual(err.code, 0);
-        assert.match(err.stderr, /ffmpeg \(Debian\/Ubuntu package "ffmpeg"/);
-        assert.match(err.stderr, /apt-get install -y ffmpeg/);
-        return true;
-      });
+      await assert.rejects(
+        exec(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env, timeout: 60_000 }),
+        (err: { stderr: string; code: number }) => {
+          assert.notEqual(err.code, 0);
+          assert.match(err.stderr, /ffmpeg \(Debian\/Ubuntu package "ffmpeg"/);
+          assert.match(err.stderr, /apt-get install -y ffmpeg/);
+          return true;
+        },
+      );
       const chosen = { ...env, PATH: process.env.PATH, FFMPEG_PATH: "/nonexistent/ffmpeg" };
       await assert.rejects(exec(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env: chosen, timeout: 60_000 }), (err: { stderr: string }) =>
         err.stderr.includes("FFMPEG_PATH=/nonexistent/ffmpeg does not run ffmpeg"),

@@ -24,7 +24,7 @@ describe("streams", () => {
     }
     assert.equal(s.parentId, undefined);
     assert.deepEqual((await api.call(operations.getStream, { params: { id: s.id } })).body, s);
-    assert.deepEqual((await api.call(operations.listStreams, { query: "streamsonly=1" })).body, [s]);
+    assert.deepEqual((await api.call(operations.listStreams, { query: { streamsonly: "1" } })).body, [s]);
   });
 
   test("a stream created without profiles has none", async () => {
@@ -92,7 +92,15 @@ describe("streams", () => {
     assert.deepEqual(names(await f([{ id: "record", value: false }])), ["plain"]);
     assert.deepEqual(names(await f([{ id: "isActive", value: false }])), ["plain", "rec"]);
     assert.deepEqual(names(await f([{ id: "isActive", value: true }])), []);
-    assert.deepEqual(names(await f([{ id: "isActive", value: "false" }, { id: "record", value: true }])), ["rec"]);
+    assert.deepEqual(
+      names(
+        await f([
+          { id: "isActive", value: "false" },
+          { id: "record", value: true },
+        ]),
+      ),
+      ["rec"],
+    );
     assert.equal((await f([{ id: "colour", value: 1 }])).status, 422);
     assert.equal((await api.get("stream?filters=%5Bnot-json")).status, 422);
     assert.ok(plain.id && recorded.id);
@@ -135,7 +143,13 @@ describe("streams", () => {
     const cases: [string, unknown][] = [
       ["unknown target", [{ id: "00000000-0000-0000-0000-000000000000", profile: "source" }]],
       ["foreign target", [{ id: theirs.id, profile: "source" }]],
-      ["duplicate target", [{ id: mine.id, profile: "source" }, { id: mine.id, profile: "720p" }]],
+      [
+        "duplicate target",
+        [
+          { id: mine.id, profile: "source" },
+          { id: mine.id, profile: "720p" },
+        ],
+      ],
       ["unknown rendition", [{ id: mine.id, profile: "1080p" }]],
     ];
     for (const [why, targets] of cases) {

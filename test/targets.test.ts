@@ -23,7 +23,17 @@ describe("multistream targets", () => {
     assert.equal(named.status, 201);
     assert.equal(named.body.name, "My SRT");
 
-    for (const url of [undefined, "", "http://example.com/live", "ftp://x", "rtmp://", "not a url", 42, "srt://srt.example.com:9000?mode=listener", "srt://srt.example.com:9000?streamid=x&mode=rendezvous"]) {
+    for (const url of [
+      undefined,
+      "",
+      "http://example.com/live",
+      "ftp://x",
+      "rtmp://",
+      "not a url",
+      42,
+      "srt://srt.example.com:9000?mode=listener",
+      "srt://srt.example.com:9000?streamid=x&mode=rendezvous",
+    ]) {
       const bad = await api.post("multistream/target", { url });
       assert.equal(bad.status, 422, String(url));
     }
@@ -135,7 +145,18 @@ describe("how the media node connects to a target (ffmpeg 5.1)", () => {
   test("an RTMP push pinned to the checked address sends the tcUrl ffmpeg sends for the name", async () => {
     const server = await rtmpConnectRecorder();
     try {
-      const paths = ["/live/key", "/live", "/app/instance/key", "/app/a:b/c", "/live/key?token=1", "/app?x=1/key", "/ondemand/x", "/a/b?slist=foo&x=1", "", "/a/b/c/d"];
+      const paths = [
+        "/live/key",
+        "/live",
+        "/app/instance/key",
+        "/app/a:b/c",
+        "/live/key?token=1",
+        "/app?x=1/key",
+        "/ondemand/x",
+        "/a/b?slist=foo&x=1",
+        "",
+        "/a/b/c/d",
+      ];
       for (const p of paths) {
         const url = `rtmp://user:pw@localhost:${server.port}${p}`;
         const route = await routeToTarget(url);

@@ -34,13 +34,56 @@ interface Accepted {
 
 const ACCEPTED: Record<string, Accepted> = {
   "an iPhone's portrait HEVC MOV (rotated 90° by its display matrix)": {
-    kind: "phone-hevc", size: "320x240", format: "mov", video: "hevc", audio: "aac", width: 240, height: 320, contentType: "video/quicktime",
+    kind: "phone-hevc",
+    size: "320x240",
+    format: "mov",
+    video: "hevc",
+    audio: "aac",
+    width: 240,
+    height: 320,
+    contentType: "video/quicktime",
   },
-  "VP9 + Opus WebM at an odd size": { kind: "webm", size: "321x241", format: "webm", video: "vp9", audio: "opus", width: 321, height: 241, contentType: "video/webm" },
+  "VP9 + Opus WebM at an odd size": {
+    kind: "webm",
+    size: "321x241",
+    format: "webm",
+    video: "vp9",
+    audio: "opus",
+    width: 321,
+    height: 241,
+    contentType: "video/webm",
+  },
   "AV1 + Opus WebM": { kind: "av1", size: "320x240", format: "webm", video: "av1", audio: "opus", width: 320, height: 240, contentType: "video/webm" },
-  "MKV with H.264 and MP3 audio": { kind: "mkv-mp3", size: "320x240", format: "mkv", video: "h264", audio: "mp3", width: 320, height: 240, contentType: "video/x-matroska" },
-  "ProRes MOV with PCM audio": { kind: "prores", size: "320x240", format: "mov", video: "prores", audio: "pcm_s16le", width: 320, height: 240, contentType: "video/quicktime" },
-  "H.264 MP4 with no audio track": { kind: "no-audio", size: "320x240", format: "mp4", video: "h264", width: 320, height: 240, contentType: "video/mp4", remuxed: true },
+  "MKV with H.264 and MP3 audio": {
+    kind: "mkv-mp3",
+    size: "320x240",
+    format: "mkv",
+    video: "h264",
+    audio: "mp3",
+    width: 320,
+    height: 240,
+    contentType: "video/x-matroska",
+  },
+  "ProRes MOV with PCM audio": {
+    kind: "prores",
+    size: "320x240",
+    format: "mov",
+    video: "prores",
+    audio: "pcm_s16le",
+    width: 320,
+    height: 240,
+    contentType: "video/quicktime",
+  },
+  "H.264 MP4 with no audio track": {
+    kind: "no-audio",
+    size: "320x240",
+    format: "mp4",
+    video: "h264",
+    width: 320,
+    height: 240,
+    contentType: "video/mp4",
+    remuxed: true,
+  },
 };
 
 /** The HLS `source` variant's first segment, probed: what every player gets first. */
@@ -145,7 +188,10 @@ describe("every video a phone or camera makes", { concurrency: true }, () => {
     const sdk = new Livepeer({ apiKey: api.key, serverURL: `${BASE}/api` });
     const asset = (await sdk.asset.get(imported.body.asset.id)).asset!;
     assert.equal(asset.videoSpec?.format, "webm");
-    assert.deepEqual(asset.videoSpec?.tracks?.map((t) => t.codec), ["vp9", "opus"]);
+    assert.deepEqual(
+      asset.videoSpec?.tracks?.map((t) => t.codec),
+      ["vp9", "opus"],
+    );
   });
 
   test("what has no video or cannot be decoded fails, asset and task, with a message naming what was found", async () => {

@@ -38,7 +38,10 @@ async function exportReceiver(answers: number[]) {
   const server = http.createServer((req, res) => {
     const hash = createHash("sha256");
     let size = 0;
-    req.on("data", (c: Buffer) => { hash.update(c); size += c.length; });
+    req.on("data", (c: Buffer) => {
+      hash.update(c);
+      size += c.length;
+    });
     req.on("end", () => {
       bodies.push({ method: req.method!, headers: req.headers, sha256: hash.digest("hex"), size });
       res.writeHead(answers[Math.min(bodies.length - 1, answers.length - 1)]).end();
@@ -70,7 +73,10 @@ describe("imports", () => {
     const ready = await settled(api, res.body.asset.id);
     assert.equal(ready.status.phase, "ready", ready.status.errorMessage);
     const local = digestOf(file);
-    assert.deepEqual(ready.hash.map((h: { hash: string }) => h.hash), [local.md5, local.sha256]);
+    assert.deepEqual(
+      ready.hash.map((h: { hash: string }) => h.hash),
+      [local.md5, local.sha256],
+    );
     assert.equal(ready.size, local.size);
     const task = await settledTask(api, res.body.task.id);
     assert.equal(task.status.phase, "completed");
@@ -88,15 +94,17 @@ describe("imports", () => {
       { url: `http://127.0.0.1:${deadPort}/v.mp4`, expect: /Import failed: 127\.0\.0\.1:\d+ refused the connection/ },
       { url: `${server.base}/video.mp4`, expect: /Cannot be decoded: it is not a video file ffmpeg recognises/ },
     ];
-    await Promise.all(cases.map(async ({ url, expect }) => {
-      const { asset, task } = (await api.post("asset/import", { url, name: "bad" })).body;
-      const failed = await settledTask(api, task.id);
-      assert.equal(failed.status.phase, "failed", url);
-      assert.match(failed.status.errorMessage, expect);
-      const a = (await api.get(`asset/${asset.id}`)).body;
-      assert.equal(a.status.phase, "failed");
-      assert.equal(a.status.errorMessage, failed.status.errorMessage);
-    }));
+    await Promise.all(
+      cases.map(async ({ url, expect }) => {
+        const { asset, task } = (await api.post("asset/import", { url, name: "bad" })).body;
+        const failed = await settledTask(api, task.id);
+        assert.equal(failed.status.phase, "failed", url);
+        assert.match(failed.status.errorMessage, expect);
+        const a = (await api.get(`asset/${asset.id}`)).body;
+        assert.equal(a.status.phase, "failed");
+        assert.equal(a.status.errorMessage, failed.status.errorMessage);
+      }),
+    );
     for (const body of [{ url: "ftp://example.com/v.mp4", name: "x" }, { url: "https://example.com/v.mp4" }, { name: "x" }]) {
       assert.equal((await api.post("asset/import", body)).status, 422);
     }
@@ -150,7 +158,9 @@ describe("exports", () => {
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
         pins.push({ path: req.url!, headers: req.headers, body: Buffer.concat(chunks) });
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ IpfsHash: `QmPinned${pins.length}`, PinSize: 1, Timestamp: new Date().toISOString() }));
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ IpfsHash: `QmPinned${pins.length}`, PinSize: 1, Timestamp: new Date().toISOString() }));
       });
     });
     await listenAsPinningService(pinata);
@@ -168,7 +178,12 @@ describe("exports", () => {
     assert.equal(out.videoFileUrl, `ipfs://${out.videoFileCid}`);
 
     const served = await fetch(out.videoFileGatewayUrl);
-    assert.equal(createHash("sha256").update(Buffer.from(await served.arrayBuffer())).digest("hex"), digestOf(file).sha256);
+    assert.equal(
+      createHash("sha256")
+        .update(Buffer.from(await served.arrayBuffer()))
+        .digest("hex"),
+      digestOf(file).sha256,
+    );
     const metadata = await (await fetch(out.nftMetadataGatewayUrl)).json();
     assert.equal(metadata.animation_url, `ipfs://${out.videoFileCid}`);
     assert.equal(metadata.description, "mine");
@@ -179,9 +194,15 @@ describe("exports", () => {
     const exported = (await api.get(`asset/${asset.id}`)).body;
     assert.equal(exported.storage.ipfs.cid, out.videoFileCid);
     assert.equal(exported.storage.ipfs.nftMetadata.cid, out.nftMetadataCid);
-    assert.deepEqual(exported.status.storage.ipfs, { taskIds: { last: done.id }, data: { videoFileCid: out.videoFileCid, nftMetadataCid: out.nftMetadataCid } });
+    assert.deepEqual(exported.status.storage.ipfs, {
+      taskIds: { last: done.id },
+      data: { videoFileCid: out.videoFileCid, nftMetadataCid: out.nftMetadataCid },
+    });
 
-    assert.deepEqual(pins.map((p) => p.path), ["/pinning/pinFileToIPFS", "/pinning/pinJSONToIPFS"]);
+    assert.deepEqual(
+      pins.map((p) => p.path),
+      ["/pinning/pinFileToIPFS", "/pinning/pinJSONToIPFS"],
+    );
     for (const p of pins) {
       assert.equal(p.headers.pinning_api_key, "pk-123", "the spec's header names");
       assert.equal(p.headers.pinning_secret_api_key, "sk-456");
@@ -216,7 +237,11 @@ describe("exports", () => {
         `ipfs: this asset's playback policy limits its viewers (${limit}); on IPFS it would be public to anyone with its CID. Make it public first, or export it to a URL of yours`,
       );
     }
-    assert.deepEqual((await api.get("task")).body.filter((t: { type: string }) => t.type === "export"), [], "no export task was made");
+    assert.deepEqual(
+      (await api.get("task")).body.filter((t: { type: string }) => t.type === "export"),
+      [],
+      "no export task was made",
+    );
     assert.equal((await api.get(`asset/${asset.id}`)).body.storage?.ipfs, undefined);
 
     // The owner's own URL is theirs to send it to.
@@ -231,7 +256,8 @@ describe("exports", () => {
     assert.equal((await api.patch(`asset/${asset.id}`, { playbackPolicy: { type: "jwt" } })).status, 200);
     assert.deepEqual(await exportToIpfs({ taskId: done.id, assetId: asset.id, export: { ipfs: {} } }), {
       ok: false,
-      reason: "Export failed: this asset's playback policy limits its viewers (a JWT); on IPFS it would be public to anyone with its CID. Make it public first, or export it to a URL of yours",
+      reason:
+        "Export failed: this asset's playback policy limits its viewers (a JWT); on IPFS it would be public to anyone with its CID. Make it public first, or export it to a URL of yours",
     });
   });
 });

@@ -53,7 +53,11 @@ describe("assets on S3-compatible storage", () => {
     const ready = await settled(api, asset.id, 60_000);
     assert.equal(ready.status.phase, "ready", ready.status.errorMessage);
     const local = digestOf(file);
-    assert.deepEqual(ready.hash.map((h: { hash: string }) => h.hash), [local.md5, local.sha256], "hashed by reading the object back");
+    assert.deepEqual(
+      ready.hash.map((h: { hash: string }) => h.hash),
+      [local.md5, local.sha256],
+      "hashed by reading the object back",
+    );
 
     const got = path.join(tmp, "from-s3.mp4");
     await download(ready.downloadUrl, got);

@@ -7,6 +7,7 @@ import { describe, test } from "node:test";
 import { startAppProcess } from "../scripts/app-process";
 import { type Api, call, newAccount, signInAt } from "./support/client";
 import { createScratchDatabase } from "./support/database";
+import { until } from "./support/media";
 import { sleep, startReceiver } from "./support/receiver";
 
 const hmac = (secret: string, text: string) => createHmac("sha256", secret).update(text).digest("hex");
@@ -82,8 +83,15 @@ describe("webhook delivery", () => {
       assert.ok(got[1].at - got[0].at < 5000, "first retry within seconds");
 
       const log = await waitForLog(api, hook.id, 3);
-      assert.deepEqual(log.map((l: { response: { status: number } }) => l.response.status), [200, 500, 500], "newest first");
-      assert.deepEqual(log.map((l: { success: boolean }) => l.success), [true, false, false]);
+      assert.deepEqual(
+        log.map((l: { response: { status: number } }) => l.response.status),
+        [200, 500, 500],
+        "newest first",
+      );
+      assert.deepEqual(
+        log.map((l: { success: boolean }) => l.success),
+        [true, false, false],
+      );
       const one = await api.get(`webhook/${hook.id}/log/${log[2].id}`);
       assert.equal(one.body.eventId, got[0].json.id);
       const status = (await api.get(`webhook/${hook.id}`)).body.status;
@@ -174,11 +182,12 @@ describe("webhook delivery survives the app being killed", () => {
       await call("POST", `${app.url}/api/user`, { body: { email, password: "long enough!" } });
       const cookie = await signInAt(app.url, email, "long enough!");
       const key = (await call("POST", `${app.url}/api/api-key`, { cookie, body: { name: "k" } })).body.key;
-      const hook = (await call("POST", `${app.url}/api/webhook`, { auth: `Bearer ${key}`, body: { name: "r", url: receiver.url, events: ["stream.idle"] } })).body;
+      const hook = (await call("POST", `${app.url}/api/webhook`, { auth: `Bearer ${key}`, body: { name: "r", url: receiver.url, events: ["stream.idle"] } }))
+        .body;
       await call("POST", `${app.url}/api/webhook/${hook.id}/test`, { auth: `Bearer ${key}`, body: { event: "stream.idle" } });
       await receiver.waitFor(2);
-      await new Promise((r) => (app.child.exitCode !== null ? r(null) : app.child.once("exit", r)));
-      assert.ok(killed);
+      assert.ok(killed, "the app was killed at the second delivery");
+      await until("the killed app gone", async () => app.child.signalCode !== null || app.child.exitCode !== null, 30_000, 100);
 
       app = await startAppProcess(env);
       const got = await receiver.waitFor(3, 40_000);

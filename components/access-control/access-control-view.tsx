@@ -39,8 +39,8 @@ export function AccessControlView() {
         title="Access control"
         description={
           <>
-            Make streams and videos private: viewers then need a token signed with one of these keys (a JWT), or your webhook&apos;s
-            yes. Choose who can watch on each stream&apos;s or video&apos;s page.
+            Make streams and videos private: viewers then need a token signed with one of these keys (a JWT), or your webhook&apos;s yes. Choose who can watch
+            on each stream&apos;s or video&apos;s page.
           </>
         }
         create={{ label: "Create signing key", onClick: () => setCreating(true) }}
@@ -68,9 +68,7 @@ export function AccessControlView() {
         )}
       </ListPage>
 
-      {!!signingKeys.data?.length && (
-        <TestTokenCard key={fresh?.id} signingKeys={signingKeys.data} privateKey={fresh?.privateKey} className="mt-6" />
-      )}
+      {!!signingKeys.data?.length && <TestTokenCard key={fresh?.id} signingKeys={signingKeys.data} privateKey={fresh?.privateKey} className="mt-6" />}
 
       <CreateSigningKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={setFresh} />
       <RenameSigningKeyDialog signingKey={renaming} onClose={() => setRenaming(null)} />
@@ -101,7 +99,14 @@ function SigningKeyRow({ signingKey: key, onRename, onDelete }: { signingKey: Si
             <CopyButton value={key.publicKey} iconOnly variant="ghost" ariaLabel={`Copy the public key of ${key.name}`} className="-my-1.5 size-7" />
           </p>
           <p className="text-xs text-zinc-500">
-            Created <TimeAgo at={key.createdAt} /> · {key.lastSeen ? <>last used <TimeAgo at={key.lastSeen} /></> : "never used"}
+            Created <TimeAgo at={key.createdAt} /> ·{" "}
+            {key.lastSeen ? (
+              <>
+                last used <TimeAgo at={key.lastSeen} />
+              </>
+            ) : (
+              "never used"
+            )}
           </p>
         </div>
         <div className="-ml-2.5 flex shrink-0 items-center gap-1 sm:ml-0">
@@ -127,15 +132,7 @@ function SigningKeyRow({ signingKey: key, onRename, onDelete }: { signingKey: Si
   );
 }
 
-function CreateSigningKeyDialog({
-  open,
-  onClose,
-  onCreated,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onCreated: (key: SigningKeyCreated) => void;
-}) {
+function CreateSigningKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (key: SigningKeyCreated) => void }) {
   const create = useCreateSigningKey();
   const [created, setCreated] = useState<SigningKeyCreated | null>(null);
 
@@ -161,8 +158,8 @@ function CreateSigningKeyDialog({
       <Modal open={open} onClose={close} title="Your new signing key" dismissible={false} wide>
         <ModalBody>
           <ShownOnceNotice>
-            Copy the private key now and store it as a secret on your server. <strong>You will not be able to see it again:</strong>{" "}
-            Castline keeps only the public key. Anyone with the private key can let anyone watch your private content.
+            Copy the private key now and store it as a secret on your server. <strong>You will not be able to see it again:</strong> Castline keeps only the
+            public key. Anyone with the private key can let anyone watch your private content.
           </ShownOnceNotice>
           <div>
             <p className="mb-1.5 text-sm font-medium text-zinc-800">Private key of {created.name}</p>
@@ -172,7 +169,9 @@ function CreateSigningKeyDialog({
           <div>
             <p className="mb-1.5 text-sm font-medium text-zinc-800">Public key</p>
             <CopyField value={created.publicKey} label="public key" testId="new-public-key" />
-            <p className="mt-1.5 text-xs text-zinc-500">Goes in each token&apos;s <code className="font-mono">pub</code> claim.</p>
+            <p className="mt-1.5 text-xs text-zinc-500">
+              Goes in each token&apos;s <code className="font-mono">pub</code> claim.
+            </p>
           </div>
         </ModalBody>
         <ModalFooter>
@@ -235,8 +234,8 @@ function DeleteSigningKeyDialog({ signingKey, onClose }: { signingKey: SigningKe
   const remove = useDeleteSigningKey();
   return (
     <ConfirmRemoval item={signingKey} onClose={onClose} remove={remove} title="Delete signing key?" confirmLabel="Delete key">
-      Tokens signed with <strong className="font-semibold text-zinc-900">{signingKey?.name}</strong> will be refused at once, including
-      those viewers hold now. To stop them for a while only, disable the key instead. This cannot be undone.
+      Tokens signed with <strong className="font-semibold text-zinc-900">{signingKey?.name}</strong> will be refused at once, including those viewers hold now.
+      To stop them for a while only, disable the key instead. This cannot be undone.
     </ConfirmRemoval>
   );
 }

@@ -131,8 +131,8 @@ export function PlaybackPolicyCard({ policy, noun, save }: { policy: PlaybackPol
                 {askable?.length === 0 ? (
                   <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-zinc-50 px-4 py-3 ring-1 ring-zinc-200 ring-inset">
                     <p className="min-w-0 flex-1 text-sm text-zinc-600">
-                      None of your webhooks receives <code className="font-mono text-xs">{ACCESS_EVENT}</code>. Add one that does, or add the
-                      event to one you have.
+                      None of your webhooks receives <code className="font-mono text-xs">{ACCESS_EVENT}</code>. Add one that does, or add the event to one you
+                      have.
                     </p>
                     <LinkButton href="/webhooks" size="sm" variant="primary">
                       Go to webhooks

@@ -15,15 +15,7 @@ import { formatDateTime } from "@/lib/client/format";
 import { useStreams } from "@/lib/client/hooks";
 import { useOrigin } from "@/lib/client/location";
 import { testTokenKey } from "@/lib/client/tab-secrets";
-import {
-  canSign,
-  importPrivateKey,
-  publicPoint,
-  signViewerToken,
-  viewerClaims,
-  ViewerTokenError,
-  type ViewerClaims,
-} from "@/lib/client/viewer-token";
+import { canSign, importPrivateKey, publicPoint, signViewerToken, viewerClaims, ViewerTokenError, type ViewerClaims } from "@/lib/client/viewer-token";
 
 const LIFETIMES: { seconds: number; label: string }[] = [
   { seconds: 5 * 60, label: "5 minutes" },

@@ -32,8 +32,8 @@ export function ApiKeysView() {
         description={
           <>
             Keys let your own servers and scripts call the Castline API. Send one as{" "}
-            <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-700">Authorization: Bearer &lt;key&gt;</code>.
-            Every call is described in the <DocsLink />.
+            <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-700">Authorization: Bearer &lt;key&gt;</code>. Every call is described
+            in the <DocsLink />.
           </>
         }
         create={{ label: "Create API key", onClick: () => setCreating(true) }}
@@ -69,11 +69,7 @@ export function ApiKeysView() {
                       <p className="mt-1 text-xs text-zinc-500 md:hidden" data-testid="api-key-dates">
                         <span title={formatDateTime(key.createdAt)}>Created {timeAgo(key.createdAt)}</span>
                         {" · "}
-                        {key.lastUsedAt ? (
-                          <span title={formatDateTime(key.lastUsedAt)}>last used {timeAgo(key.lastUsedAt)}</span>
-                        ) : (
-                          "never used"
-                        )}
+                        {key.lastUsedAt ? <span title={formatDateTime(key.lastUsedAt)}>last used {timeAgo(key.lastUsedAt)}</span> : "never used"}
                       </p>
                     </td>
                     <td className="hidden px-5 py-3.5 lg:table-cell">
@@ -132,7 +128,9 @@ function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => v
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const name = String(form.get("name") ?? "").trim();
-    const allowedOrigins = String(form.get("allowedOrigins") ?? "").split(/[\s,]+/).filter(Boolean);
+    const allowedOrigins = String(form.get("allowedOrigins") ?? "")
+      .split(/[\s,]+/)
+      .filter(Boolean);
     create.mutate({ name: name || "API key", ...(allowedOrigins.length ? { allowedOrigins } : {}) }, { onSuccess: setCreated });
   };
 
@@ -196,8 +194,8 @@ function RevokeApiKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClos
   const revoke = useRevokeApiKey();
   return (
     <ConfirmRemoval item={apiKey} onClose={onClose} remove={revoke} title="Revoke API key?" confirmLabel="Revoke key">
-      Anything using <strong className="font-semibold text-zinc-900">{apiKey?.name}</strong> (
-      <code className="font-mono text-xs">{apiKey?.prefix}…</code>) will stop working immediately. This cannot be undone.
+      Anything using <strong className="font-semibold text-zinc-900">{apiKey?.name}</strong> (<code className="font-mono text-xs">{apiKey?.prefix}…</code>) will
+      stop working immediately. This cannot be undone.
     </ConfirmRemoval>
   );
 }

@@ -26,8 +26,7 @@ import { RenditionsCard } from "./renditions-card";
 import { UploadRecoveryCard } from "./upload-recovery";
 
 /** A video whose file is still to come from someone's browser or backend. */
-const awaitingUpload = (asset: Asset) =>
-  asset.source.type === "directUpload" && (asset.status.phase === "waiting" || asset.status.phase === "uploading");
+const awaitingUpload = (asset: Asset) => asset.source.type === "directUpload" && (asset.status.phase === "waiting" || asset.status.phase === "uploading");
 
 export function AssetDetail({ id }: { id: string }) {
   return (
@@ -98,9 +97,9 @@ function AssetPage({ asset }: { asset: Asset }) {
             {asset.videoSpec && <VideoSpecCard spec={asset.videoSpec} />}
             {asset.hash && asset.hash.length > 0 && <HashesCard hashes={asset.hash} />}
             <DangerZone remove={remove} description="It stops playing everywhere and its files are removed. Exports already made stay where they went.">
-              <strong className="font-semibold text-zinc-900">{asset.name}</strong> will be taken down at once: its player, embeds,
-              links and downloads stop working for everyone, its processing stops, and its files (every rendition, caption and
-              thumbnail) are removed. Copies exported to IPFS or another URL are not touched. This cannot be undone.
+              <strong className="font-semibold text-zinc-900">{asset.name}</strong> will be taken down at once: its player, embeds, links and downloads stop
+              working for everyone, its processing stops, and its files (every rendition, caption and thumbnail) are removed. Copies exported to IPFS or another
+              URL are not touched. This cannot be undone.
             </DangerZone>
           </>
         }
@@ -121,13 +120,7 @@ function PlayerCard({ asset }: { asset: Asset }) {
         ) : (
           <div className="absolute inset-0 flex flex-col items-center justify-center bg-[radial-gradient(ellipse_at_center,var(--color-zinc-800),var(--color-zinc-950)_70%)] px-6 text-center">
             <div className="flex size-12 items-center justify-center rounded-full bg-white/5 text-zinc-300 ring-1 ring-white/10">
-              {phase === "failed" ? (
-                <AlertIcon className="size-6 text-red-400" />
-              ) : moving ? (
-                <Spinner className="size-6" />
-              ) : (
-                <ClockIcon className="size-6" />
-              )}
+              {phase === "failed" ? <AlertIcon className="size-6 text-red-400" /> : moving ? <Spinner className="size-6" /> : <ClockIcon className="size-6" />}
             </div>
             <p className="mt-3 text-base font-semibold text-white">
               {phase === "failed"

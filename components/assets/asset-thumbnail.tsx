@@ -24,9 +24,7 @@ export function AssetThumbnail({ asset, compact, className }: { asset: Asset; co
 
       {/* Lists give the length a column of its own. */}
       {phase === "ready" && duration !== undefined && !compact && (
-        <span
-          className="absolute right-1.5 bottom-1.5 rounded bg-zinc-950/75 px-1.5 py-0.5 text-xs font-medium text-white tabular-nums backdrop-blur-sm"
-        >
+        <span className="absolute right-1.5 bottom-1.5 rounded bg-zinc-950/75 px-1.5 py-0.5 text-xs font-medium text-white tabular-nums backdrop-blur-sm">
           {formatTimecode(duration)}
         </span>
       )}
@@ -54,9 +52,7 @@ export function AssetThumbnail({ asset, compact, className }: { asset: Asset; co
         </div>
       )}
 
-      {moving && (
-        <ProgressBar decorative value={progress} className="absolute inset-x-0 bottom-0 h-1 rounded-none bg-white/15" />
-      )}
+      {moving && <ProgressBar decorative value={progress} className="absolute inset-x-0 bottom-0 h-1 rounded-none bg-white/15" />}
     </div>
   );
 }

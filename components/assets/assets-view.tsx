@@ -74,8 +74,18 @@ function AssetFilters({ list }: { list: ReturnType<typeof useListParams> }) {
   return (
     <ListToolbar>
       <SearchBox label="Search videos by name" value={String(list.filter("name") ?? "")} onChange={(name) => list.setFilters({ name })} />
-      <ListSelect label="Status" value={String(list.filter("status.phase") ?? "")} options={PHASES} onChange={(phase) => list.setFilters({ "status.phase": phase || undefined })} />
-      <ListSelect label="Source" value={String(list.filter("source.type") ?? "")} options={SOURCES} onChange={(type) => list.setFilters({ "source.type": type || undefined })} />
+      <ListSelect
+        label="Status"
+        value={String(list.filter("status.phase") ?? "")}
+        options={PHASES}
+        onChange={(phase) => list.setFilters({ "status.phase": phase || undefined })}
+      />
+      <ListSelect
+        label="Source"
+        value={String(list.filter("source.type") ?? "")}
+        options={SOURCES}
+        onChange={(type) => list.setFilters({ "source.type": type || undefined })}
+      />
       <ListSelect
         label="Length"
         value={duration}
@@ -279,13 +289,9 @@ function AssetList({ assets }: { assets: Asset[] }) {
                   )}
                 </span>
               </span>
-              <span className="hidden text-right text-sm text-zinc-700 tabular-nums md:block">
-                {duration !== undefined ? formatTimecode(duration) : "—"}
-              </span>
+              <span className="hidden text-right text-sm text-zinc-700 tabular-nums md:block">{duration !== undefined ? formatTimecode(duration) : "—"}</span>
               <span className="hidden text-right text-sm text-zinc-700 tabular-nums md:block">{resolution(asset) ?? "—"}</span>
-              <span className="hidden text-right text-sm text-zinc-700 tabular-nums md:block">
-                {asset.size !== undefined ? formatBytes(asset.size) : "—"}
-              </span>
+              <span className="hidden text-right text-sm text-zinc-700 tabular-nums md:block">{asset.size !== undefined ? formatBytes(asset.size) : "—"}</span>
               <span className="ml-auto flex shrink-0 flex-col items-end gap-1 md:ml-0 md:items-start">
                 <AssetStatusBadge status={asset.status} />
                 <LadderProgress asset={asset} />

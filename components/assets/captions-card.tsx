@@ -8,7 +8,7 @@ import { Field, Input } from "@/components/ui/field";
 import { ListChecksIcon, TrashIcon } from "@/components/ui/icons";
 import { FormErrors, LoadingState } from "@/components/ui/states";
 import { TimeAgo } from "@/components/ui/time-ago";
-import { ApiRequestError } from "@/lib/client/api";
+import { ApiRequestError } from "@/lib/api/client";
 import type { TextTrack } from "@/lib/assets/schema";
 import { useAddTextTrack, useDeleteTextTrack, useTextTracks } from "@/lib/client/asset-hooks";
 
@@ -63,8 +63,8 @@ export function CaptionsCard({ assetId }: { assetId: string }) {
       )}
       <AddCaptions assetId={assetId} />
       <ConfirmRemoval item={removing} onClose={() => setRemoving(null)} remove={remove} title="Remove captions?" confirmLabel="Remove">
-        The <strong className="font-semibold text-zinc-900">{removing?.name || removing?.language}</strong> captions leave the player and
-        the API. This cannot be undone.
+        The <strong className="font-semibold text-zinc-900">{removing?.name || removing?.language}</strong> captions leave the player and the API. This cannot
+        be undone.
       </ConfirmRemoval>
     </Card>
   );

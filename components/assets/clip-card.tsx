@@ -8,7 +8,7 @@ import { Field, Input } from "@/components/ui/field";
 import { ChevronRightIcon, FilmIcon } from "@/components/ui/icons";
 import { FormErrors } from "@/components/ui/states";
 import type { Asset } from "@/lib/assets/schema";
-import { ApiRequestError } from "@/lib/client/api";
+import { ApiRequestError } from "@/lib/api/client";
 import { useCreateClip } from "@/lib/client/asset-hooks";
 import { formatTimecode, parseTimecode } from "./asset-info";
 
@@ -46,12 +46,23 @@ export function ClipCard({ asset }: { asset: Asset }) {
 
   return (
     <Card>
-      <CardHeader icon={<FilmIcon className="size-4" />} title="Trim to clip" description="Make a new video from part of this one. This video stays as it is." />
+      <CardHeader
+        icon={<FilmIcon className="size-4" />}
+        title="Trim to clip"
+        description="Make a new video from part of this one. This video stays as it is."
+      />
       <CardBody>
         <form onSubmit={submit} noValidate className="space-y-4" aria-label="Trim to clip">
           <div className="grid grid-cols-2 gap-3 sm:grid-cols-[7rem_7rem_1fr]">
             <Field label="Start" htmlFor={`${id}-start`}>
-              <Input id={`${id}-start`} value={start} onChange={(e) => setStart(e.target.value)} inputMode="decimal" placeholder="0:00" className="tabular-nums" />
+              <Input
+                id={`${id}-start`}
+                value={start}
+                onChange={(e) => setStart(e.target.value)}
+                inputMode="decimal"
+                placeholder="0:00"
+                className="tabular-nums"
+              />
             </Field>
             <Field label="End" htmlFor={`${id}-end`}>
               <Input id={`${id}-end`} value={end} onChange={(e) => setEnd(e.target.value)} inputMode="decimal" placeholder="0:10" className="tabular-nums" />
@@ -65,9 +76,16 @@ export function ClipCard({ asset }: { asset: Asset }) {
           </p>
           <FormErrors error={localError ?? clip.error} />
           {clip.data && (
-            <p role="status" className="flex items-center gap-1 rounded-lg bg-emerald-50 px-3.5 py-3 text-sm text-emerald-900 ring-1 ring-emerald-200 ring-inset">
+            <p
+              role="status"
+              className="flex items-center gap-1 rounded-lg bg-emerald-50 px-3.5 py-3 text-sm text-emerald-900 ring-1 ring-emerald-200 ring-inset"
+            >
               Clip started:
-              <Link href={`/assets/${clip.data.asset.id}`} className="inline-flex items-center font-medium text-emerald-800 underline hover:text-emerald-600" data-testid="clip-link">
+              <Link
+                href={`/assets/${clip.data.asset.id}`}
+                className="inline-flex items-center font-medium text-emerald-800 underline hover:text-emerald-600"
+                data-testid="clip-link"
+              >
                 {clip.data.asset.name}
                 <ChevronRightIcon className="size-4" />
               </Link>

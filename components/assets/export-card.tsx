@@ -14,7 +14,7 @@ import { TimeAgo } from "@/components/ui/time-ago";
 import { exportOutput } from "@/components/tasks/task-info";
 import { TaskHeading, TaskPhaseBadge, TaskProgress } from "@/components/tasks/task-status";
 import type { Asset } from "@/lib/assets/schema";
-import { ApiRequestError } from "@/lib/client/api";
+import { ApiRequestError } from "@/lib/api/client";
 import type { ExportRequest, Pinning } from "@/lib/assets/schema";
 import { taskActive, useAssetExports, useExportAsset } from "@/lib/client/asset-hooks";
 import { formatHttpStatus } from "@/lib/client/format";
@@ -224,8 +224,7 @@ function UrlExportForm({ assetId }: { assetId: string }) {
   const [localError, setLocalError] = useState<Error | null>(null);
   const [started, setStarted] = useState(false);
 
-  const updateHeader = (key: number, patch: Partial<HeaderRow>) =>
-    setHeaders((rows) => rows.map((row) => (row.key === key ? { ...row, ...patch } : row)));
+  const updateHeader = (key: number, patch: Partial<HeaderRow>) => setHeaders((rows) => rows.map((row) => (row.key === key ? { ...row, ...patch } : row)));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -336,9 +335,7 @@ export function IpfsCard({ asset }: { asset: Asset }) {
       />
       <CardBody className="space-y-4">
         <Cid label="Video CID" cid={files.video.cid} gatewayUrl={files.video.gatewayUrl} testId="ipfs-video-cid" />
-        {files.nftMetadata && (
-          <Cid label="NFT metadata CID" cid={files.nftMetadata.cid} gatewayUrl={files.nftMetadata.gatewayUrl} testId="ipfs-metadata-cid" />
-        )}
+        {files.nftMetadata && <Cid label="NFT metadata CID" cid={files.nftMetadata.cid} gatewayUrl={files.nftMetadata.gatewayUrl} testId="ipfs-metadata-cid" />}
       </CardBody>
     </Card>
   );
@@ -372,10 +369,7 @@ export function ExportsCard({ assetId }: { assetId: string }) {
   const running = exports.data?.some(taskActive);
   return (
     <Card>
-      <CardHeader
-        title="Exports"
-        description={running ? "Following progress as it happens." : "Every export of this video, newest first."}
-      />
+      <CardHeader title="Exports" description={running ? "Following progress as it happens." : "Every export of this video, newest first."} />
       {exports.isPending ? (
         <LoadingState compact label="Loading exports…" />
       ) : !exports.data ? (
@@ -412,9 +406,7 @@ function ExportRow({ task }: { task: Task }) {
         {phase === "completed" && output.ipfs && (
           <div className="mt-3 space-y-3">
             <Cid label="Video CID" cid={output.ipfs.videoFileCid} gatewayUrl={output.ipfs.videoFileGatewayUrl} />
-            {output.ipfs.nftMetadataCid && (
-              <Cid label="NFT metadata CID" cid={output.ipfs.nftMetadataCid} gatewayUrl={output.ipfs.nftMetadataGatewayUrl} />
-            )}
+            {output.ipfs.nftMetadataCid && <Cid label="NFT metadata CID" cid={output.ipfs.nftMetadataCid} gatewayUrl={output.ipfs.nftMetadataGatewayUrl} />}
           </div>
         )}
         {phase === "completed" && output.custom && <UrlResult {...output.custom} />}

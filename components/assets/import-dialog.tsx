@@ -6,7 +6,7 @@ import { Field, Input, UrlInput } from "@/components/ui/field";
 import { FormFooter } from "@/components/ui/form-footer";
 import { Modal, ModalBody } from "@/components/ui/modal";
 import { FormErrors } from "@/components/ui/states";
-import { ApiRequestError } from "@/lib/client/api";
+import { ApiRequestError } from "@/lib/api/client";
 import { useImportAsset } from "@/lib/client/asset-hooks";
 
 /** The file name at the end of a URL, as a name to suggest ("launch.mp4"). */
@@ -43,16 +43,10 @@ function ImportForm({ onClose }: { onClose: () => void }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const finalName = name.trim() || suggested;
-    const problems = [
-      !url.trim() && "Enter the URL of the video file.",
-      !finalName && "Give the video a name.",
-    ].filter((p): p is string => Boolean(p));
+    const problems = [!url.trim() && "Enter the URL of the video file.", !finalName && "Give the video a name."].filter((p): p is string => Boolean(p));
     setLocalError(problems.length ? new ApiRequestError(422, problems) : null);
     if (problems.length) return;
-    importAsset.mutate(
-      { url: url.trim(), name: finalName },
-      { onSuccess: ({ asset }) => router.push(`/assets/${asset.id}`) },
-    );
+    importAsset.mutate({ url: url.trim(), name: finalName }, { onSuccess: ({ asset }) => router.push(`/assets/${asset.id}`) });
   };
 
   return (

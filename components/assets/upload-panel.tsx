@@ -23,15 +23,7 @@ const isVideo = (file: File) => file.type.startsWith("video/") || VIDEO_FILE_EXT
  * Where files come in: dropped on it or picked with its input (which `inputRef` lets
  * other buttons open). Large and inviting while the library is empty, a slim band after.
  */
-export function UploadDropZone({
-  inputRef,
-  hero,
-  onImport,
-}: {
-  inputRef: RefObject<HTMLInputElement | null>;
-  hero?: boolean;
-  onImport: () => void;
-}) {
+export function UploadDropZone({ inputRef, hero, onImport }: { inputRef: RefObject<HTMLInputElement | null>; hero?: boolean; onImport: () => void }) {
   const [dragging, setDragging] = useState(false);
   const [skipped, setSkipped] = useState<string[]>([]);
   // dragenter/dragleave fire for every child crossed: count them to know when the pointer really left.
@@ -105,8 +97,8 @@ export function UploadDropZone({
         </div>
         <h3 className="mt-4 text-base font-semibold text-zinc-900">{dragging ? "Drop to upload" : "Upload your first video"}</h3>
         <p className="mt-1 max-w-md text-sm text-zinc-500">
-          Drag video files here, or choose them from your computer. MP4 with H.264 video and AAC audio works best. Each video gets
-          a player link, an embed code and a download.
+          Drag video files here, or choose them from your computer. MP4 with H.264 video and AAC audio works best. Each video gets a player link, an embed code
+          and a download.
         </p>
         <div className="mt-6 flex flex-wrap justify-center gap-2">
           <Button variant="primary" onClick={browse}>
@@ -253,10 +245,7 @@ function UploadRow({ upload, stage, asset }: { upload: Upload; stage: Stage; ass
           </div>
           <div className="-mr-1.5 flex shrink-0 items-center gap-0.5">
             {resumable && (state === "uploading" || state === "paused") && (
-              <RowAction
-                label={state === "paused" ? `Resume upload of ${name}` : `Pause upload of ${name}`}
-                onClick={() => uploadQueue.togglePause(key)}
-              >
+              <RowAction label={state === "paused" ? `Resume upload of ${name}` : `Pause upload of ${name}`} onClick={() => uploadQueue.togglePause(key)}>
                 {state === "paused" ? <PlayIcon /> : <PauseIcon />}
               </RowAction>
             )}
@@ -266,10 +255,7 @@ function UploadRow({ upload, stage, asset }: { upload: Upload; stage: Stage; ass
               </Button>
             )}
             {state === "interrupted" && <ChooseAgain upload={upload} />}
-            <RowAction
-              label={state === "uploaded" ? `Remove ${name} from the list` : `Cancel upload of ${name}`}
-              onClick={() => uploadQueue.remove(key)}
-            >
+            <RowAction label={state === "uploaded" ? `Remove ${name} from the list` : `Cancel upload of ${name}`} onClick={() => uploadQueue.remove(key)}>
               <XIcon />
             </RowAction>
           </div>

@@ -2,7 +2,7 @@
 
 import type { Body, Uppy, UppyFile } from "@uppy/core";
 import { useSyncExternalStore } from "react";
-import { ApiRequestError } from "@/lib/client/api";
+import { ApiRequestError } from "@/lib/api/client";
 import type { UploadRequested } from "@/lib/assets/schema";
 import { deleteAsset, requestUpload } from "@/lib/client/asset-hooks";
 import { formatHttpStatus } from "@/lib/client/format";

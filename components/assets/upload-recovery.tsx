@@ -54,8 +54,7 @@ export function UploadRecoveryCard({ asset }: { asset: Asset }) {
         )}
         {upload?.state === "interrupted" && (
           <p className="text-sm text-zinc-600">
-            Choose the same file again ({upload.name}, {formatBytes(upload.size)}): the upload continues where it stopped, into this
-            video.
+            Choose the same file again ({upload.name}, {formatBytes(upload.size)}): the upload continues where it stopped, into this video.
           </p>
         )}
         {!upload && (
@@ -94,8 +93,8 @@ export function UploadRecoveryCard({ asset }: { asset: Asset }) {
           })
         }
       >
-        <strong className="font-semibold text-zinc-900">{asset.name}</strong> has no video yet. It will be deleted, with what was
-        uploaded of it. This cannot be undone.
+        <strong className="font-semibold text-zinc-900">{asset.name}</strong> has no video yet. It will be deleted, with what was uploaded of it. This cannot be
+        undone.
       </ConfirmDialog>
     </Card>
   );

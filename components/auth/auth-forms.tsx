@@ -7,9 +7,9 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import { FormErrors } from "@/components/ui/states";
-import { api, ApiRequestError } from "@/lib/client/api";
+import { ApiRequestError, call } from "@/lib/api/client";
+import { operations } from "@/lib/api/operations";
 import { safeCallback, withCallback } from "@/lib/client/callback";
-import type { User } from "@/lib/users/schema";
 
 async function startSession(email: string, password: string) {
   const result = await signIn("credentials", { email, password, redirect: false });
@@ -45,10 +45,7 @@ function useAuthSubmit(run: (form: FormData) => Promise<"stay" | void>, destinat
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
 
 export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
-  const { pending, error, onSubmit } = useAuthSubmit(
-    (form) => startSession(text(form, "email"), text(form, "password")),
-    safeCallback(callbackUrl),
-  );
+  const { pending, error, onSubmit } = useAuthSubmit((form) => startSession(text(form, "email"), text(form, "password")), safeCallback(callbackUrl));
   return (
     <form onSubmit={onSubmit} className="space-y-5" noValidate>
       <FormErrors error={error} />
@@ -82,7 +79,7 @@ export function SignUpForm({ callbackUrl, confirmByMail }: { callbackUrl?: strin
     const email = text(form, "email").trim();
     const password = text(form, "password");
     if (password.length < 8) throw new ApiRequestError(422, ["Password must be at least 8 characters."]);
-    await api<User>("/api/user", "POST", { email, password, ...(name ? { name } : {}) });
+    await call(operations.signUp, { body: { email, password, ...(name ? { name } : {}) } });
     if (confirmByMail) {
       setMailedTo(email);
       return "stay";
@@ -95,8 +92,8 @@ export function SignUpForm({ callbackUrl, confirmByMail }: { callbackUrl?: strin
       <div role="status" className="space-y-3 text-sm text-zinc-600 dark:text-zinc-300">
         <p className="text-base font-semibold text-zinc-900 dark:text-white">Check your inbox</p>
         <p>
-          We sent a mail to <span className="font-medium">{mailedTo}</span>. Open the link in it to finish creating your account. If
-          the address already has an account, the mail says so instead.
+          We sent a mail to <span className="font-medium">{mailedTo}</span>. Open the link in it to finish creating your account. If the address already has an
+          account, the mail says so instead.
         </p>
       </div>
     );

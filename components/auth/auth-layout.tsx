@@ -13,14 +13,8 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
   return (
     <div className="flex min-h-screen">
       <div className="relative hidden w-[44%] max-w-xl flex-col justify-between overflow-hidden bg-zinc-950 p-10 scheme-light lg:flex">
-        <div
-          aria-hidden="true"
-          className="pointer-events-none absolute -top-40 -left-40 size-[36rem] rounded-full bg-indigo-600/30 blur-3xl"
-        />
-        <div
-          aria-hidden="true"
-          className="pointer-events-none absolute -right-32 bottom-0 size-96 rounded-full bg-fuchsia-600/15 blur-3xl"
-        />
+        <div aria-hidden="true" className="pointer-events-none absolute -top-40 -left-40 size-[36rem] rounded-full bg-indigo-600/30 blur-3xl" />
+        <div aria-hidden="true" className="pointer-events-none absolute -right-32 bottom-0 size-96 rounded-full bg-fuchsia-600/15 blur-3xl" />
         <Logo dark className="relative" />
         <div className="relative">
           <h2 className="text-3xl leading-tight font-semibold tracking-tight text-white">

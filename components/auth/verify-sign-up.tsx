@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FormErrors } from "@/components/ui/states";
-import { api } from "@/lib/client/api";
+import { call } from "@/lib/api/client";
+import { operations } from "@/lib/api/operations";
 import type { User } from "@/lib/users/schema";
 
 /** Makes the account of the sign-up link this page was opened with (its token is the URL's fragment). */
@@ -28,7 +29,7 @@ export function VerifySignUp() {
     setPending(true);
     setError(null);
     try {
-      setMade(await api<User>("/api/user/verify", "POST", { token: window.location.hash.slice(1) }));
+      setMade(await call(operations.verifySignUp, { body: { token: window.location.hash.slice(1) } }));
     } catch (err) {
       setError(err instanceof Error ? err : new Error(String(err)));
       setPending(false);

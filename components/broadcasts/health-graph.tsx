@@ -54,7 +54,11 @@ export function HealthHistory({ sessionId, live }: { sessionId: string; live: bo
 
 export function HealthGraphs({ health }: { health: SessionHealth }) {
   if (!health.samples.length) {
-    return <p className="text-sm text-zinc-500">{health.isActive ? "The first readings arrive within a few seconds." : "No readings were kept for this broadcast."}</p>;
+    return (
+      <p className="text-sm text-zinc-500">
+        {health.isActive ? "The first readings arrive within a few seconds." : "No readings were kept for this broadcast."}
+      </p>
+    );
   }
   const from = health.startedAt;
   const last = health.samples.at(-1)!;
@@ -173,7 +177,10 @@ function LineChart({ chart, health, from, to, warnAt }: { chart: Chart; health: 
       <figcaption className="mb-1 flex items-baseline justify-between gap-2 text-xs">
         <span className={cx("font-medium", warn ? "text-amber-800" : "text-zinc-700")}>
           {warn && <AlertIcon className="mr-1 inline size-3.5 align-[-2px] text-amber-600" />}
-          {chart.label} <span className="hidden font-normal text-zinc-500 sm:inline">({chart.note} per {healthBucketMs(0) / 1000} s)</span>
+          {chart.label}{" "}
+          <span className="hidden font-normal text-zinc-500 sm:inline">
+            ({chart.note} per {healthBucketMs(0) / 1000} s)
+          </span>
         </span>
         <span className={cx("text-right tabular-nums", readout ? "font-medium text-zinc-900" : "text-zinc-500")} data-testid="health-readout">
           {readout ?? (points.length ? `${range(values, chart.format)} ${chart.unit}` : "no readings")}
@@ -210,12 +217,38 @@ function LineChart({ chart, health, from, to, warnAt }: { chart: Chart; health: 
           >
             <line x1={0} x2={W} y1={H / 2} y2={H / 2} stroke="currentColor" strokeOpacity={0.5} vectorEffect="non-scaling-stroke" className="text-zinc-200" />
             {chart.guide && (
-              <line x1={0} x2={W} y1={y(chart.guide.value)} y2={y(chart.guide.value)} stroke="currentColor" strokeDasharray="6 6" vectorEffect="non-scaling-stroke" className="text-zinc-400" />
+              <line
+                x1={0}
+                x2={W}
+                y1={y(chart.guide.value)}
+                y2={y(chart.guide.value)}
+                stroke="currentColor"
+                strokeDasharray="6 6"
+                vectorEffect="non-scaling-stroke"
+                className="text-zinc-400"
+              />
             )}
             {warnAt !== undefined && (
-              <line x1={x(warnAt)} x2={x(warnAt)} y1={0} y2={H} stroke="currentColor" strokeWidth={1} vectorEffect="non-scaling-stroke" className="text-amber-500" />
+              <line
+                x1={x(warnAt)}
+                x2={x(warnAt)}
+                y1={0}
+                y2={H}
+                stroke="currentColor"
+                strokeWidth={1}
+                vectorEffect="non-scaling-stroke"
+                className="text-amber-500"
+              />
             )}
-            <path d={path} fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinejoin="round" vectorEffect="non-scaling-stroke" className={warn ? "text-amber-600" : "text-indigo-600"} />
+            <path
+              d={path}
+              fill="none"
+              stroke="currentColor"
+              strokeWidth={1.75}
+              strokeLinejoin="round"
+              vectorEffect="non-scaling-stroke"
+              className={warn ? "text-amber-600" : "text-indigo-600"}
+            />
           </svg>
           {picked && (
             // Drawn in HTML over the stretched SVG, so the dot stays round.

@@ -36,8 +36,7 @@ export function NodesView() {
         title: "No media nodes",
         description: (
           <>
-            No media node has registered. {command("npm start")} runs one; add more with {command("npm run media")} (see{" "}
-            {command("docs/scaling.md")}).
+            No media node has registered. {command("npm start")} runs one; add more with {command("npm run media")} (see {command("docs/scaling.md")}).
           </>
         ),
       }}
@@ -118,7 +117,11 @@ function NodeRow({ node }: { node: MediaNode }) {
           <CpuLoad node={node} />
         </Figure>
         <Figure label="Last heartbeat">
-          <span data-testid="node-heartbeat" title={formatDateTime(node.lastHeartbeatAt)} className={cx("text-sm xl:whitespace-nowrap", up ? "text-zinc-600" : "font-medium text-red-700")}>
+          <span
+            data-testid="node-heartbeat"
+            title={formatDateTime(node.lastHeartbeatAt)}
+            className={cx("text-sm xl:whitespace-nowrap", up ? "text-zinc-600" : "font-medium text-red-700")}
+          >
             {secondsAgo(node.lastHeartbeatAt)}
           </span>
         </Figure>

@@ -39,9 +39,7 @@ export function useCaptions(videoRef: RefObject<HTMLVideoElement | null>): Capti
     const showCues = () => setCues([...(watched?.activeCues ?? [])] as VTTCue[]);
     const read = () => {
       const all = [...tracks];
-      setCaptions(
-        all.flatMap((t, index) => (isCaption(t) ? [{ index, label: t.label || t.language || `Track ${index + 1}`, language: t.language }] : [])),
-      );
+      setCaptions(all.flatMap((t, index) => (isCaption(t) ? [{ index, label: t.label || t.language || `Track ${index + 1}`, language: t.language }] : [])));
       const index = all.findIndex((t) => isCaption(t) && t.mode !== "disabled");
       setChosen(index);
       if (watched !== all[index]) {
@@ -111,11 +109,7 @@ function CaptionsIcon({ className, on }: { className?: string; on: boolean }) {
   return (
     <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} className={className} aria-hidden="true">
       <rect x="3" y="5" width="18" height="14" rx="2.5" fill={on ? "currentColor" : "none"} />
-      <path
-        d="M10.5 10.2a2.2 2.2 0 1 0 0 3.6M17 10.2a2.2 2.2 0 1 0 0 3.6"
-        stroke={on ? "black" : "currentColor"}
-        strokeLinecap="round"
-      />
+      <path d="M10.5 10.2a2.2 2.2 0 1 0 0 3.6M17 10.2a2.2 2.2 0 1 0 0 3.6" stroke={on ? "black" : "currentColor"} strokeLinecap="round" />
     </svg>
   );
 }

@@ -36,9 +36,7 @@ export function Slider({
   return (
     <div className={`group/slider relative flex h-5 items-center ${className}`}>
       <div className="relative h-1 w-full rounded-full bg-white/25 transition-[height] group-hover/slider:h-1.5 group-has-focus-visible/slider:h-1.5">
-        {buffered !== undefined && (
-          <div className="absolute inset-y-0 left-0 rounded-full bg-white/35" style={{ width: percent(buffered, max) }} />
-        )}
+        {buffered !== undefined && <div className="absolute inset-y-0 left-0 rounded-full bg-white/35" style={{ width: percent(buffered, max) }} />}
         <div className={`absolute inset-y-0 left-0 rounded-full ${fill}`} style={{ width: percent(value, max) }} />
         <div
           className={`absolute top-1/2 size-3.5 -translate-x-1/2 -translate-y-1/2 scale-0 rounded-full shadow transition-transform group-hover/slider:scale-100 group-has-focus-visible/slider:scale-100 group-has-focus-visible/slider:ring-2 group-has-focus-visible/slider:ring-white/70 ${fill}`}

@@ -34,13 +34,7 @@ const Speaker = () => <path d="M11 5.5a.75.75 0 0 0-1.22-.58L6.4 7.6H4a1 1 0 0 0
 export const VolumeHighIcon = (p: IconProps) => (
   <Icon {...p}>
     <Speaker />
-    <path
-      d="M15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-    />
+    <path d="M15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" />
   </Icon>
 );
 

@@ -54,7 +54,16 @@ export function Player({ playbackId, autoPlay = true, muted = true, className = 
         />
       ) : replay.src ? (
         // Asked for with a click: it starts at once, with sound.
-        <VideoPlayer key={withoutToken(replay.src)} src={replay.src} live={false} title={title} pageShortcuts={pageShortcuts} autoPlay muted={false} onFatal={refresh} />
+        <VideoPlayer
+          key={withoutToken(replay.src)}
+          src={replay.src}
+          live={false}
+          title={title}
+          pageShortcuts={pageShortcuts}
+          autoPlay
+          muted={false}
+          onFatal={refresh}
+        />
       ) : (
         <PlayerMessage playback={playback} onWatchReplay={replay.watch} />
       )}
@@ -128,17 +137,7 @@ function Centered({ children }: { children: ReactNode }) {
 }
 
 /** What the player says instead of playing: an icon (where there is room), a title and a hint. */
-function Message({
-  icon: Icon,
-  title,
-  hint,
-  children,
-}: {
-  icon: ComponentType<{ className?: string }>;
-  title: string;
-  hint: string;
-  children?: ReactNode;
-}) {
+function Message({ icon: Icon, title, hint, children }: { icon: ComponentType<{ className?: string }>; title: string; hint: string; children?: ReactNode }) {
   return (
     <Centered>
       <div className="mb-3 hidden size-12 items-center justify-center rounded-full bg-white/10 text-white/70 ring-1 ring-white/10 @[12rem]:flex @md:mb-4 @md:size-14">

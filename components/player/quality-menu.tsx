@@ -16,7 +16,10 @@ export function QualityMenu({
   const playing = qualities.find((q) => q.index === current);
   // "Auto" says what it picked: a height, since "Source" would not say how sharp.
   const picked = playing && (playing.source && playing.height ? `${playing.height}p` : playing.label);
-  const choices = [{ value: -1, label: "Auto", detail: selected === -1 ? picked : undefined }, ...qualities.map((q) => ({ value: q.index, label: q.label, detail: q.detail }))];
+  const choices = [
+    { value: -1, label: "Auto", detail: selected === -1 ? picked : undefined },
+    ...qualities.map((q) => ({ value: q.index, label: q.label, detail: q.detail })),
+  ];
   const chosen = choices.find((q) => q.value === selected) ?? choices[0];
   const hd = (playing?.height ?? 0) >= 720;
 
@@ -32,9 +35,7 @@ export function QualityMenu({
         <>
           <SettingsIcon className={`size-[22px] transition-transform duration-300 ${open ? "rotate-45" : ""}`} />
           {hd && (
-            <span className="absolute top-1 right-0.5 rounded-[3px] bg-red-600 px-[3px] text-[8px] leading-[11px] font-bold tracking-wide text-white">
-              HD
-            </span>
+            <span className="absolute top-1 right-0.5 rounded-[3px] bg-red-600 px-[3px] text-[8px] leading-[11px] font-bold tracking-wide text-white">HD</span>
           )}
         </>
       )}

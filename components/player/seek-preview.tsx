@@ -29,17 +29,7 @@ function useSeekThumbnails(vttUrl: string | undefined): SeekThumbnail[] {
  * Wraps the seek bar: while the pointer is over it (hovering, or dragging the thumb),
  * shows the time there and, when the video has a thumbnail track, the frame.
  */
-export function SeekPreview({
-  vttUrl,
-  duration,
-  className = "",
-  children,
-}: {
-  vttUrl?: string;
-  duration: number;
-  className?: string;
-  children: ReactNode;
-}) {
+export function SeekPreview({ vttUrl, duration, className = "", children }: { vttUrl?: string; duration: number; className?: string; children: ReactNode }) {
   const thumbnails = useSeekThumbnails(vttUrl);
   const rootRef = useRef<HTMLDivElement>(null);
   const [hover, setHover] = useState<{ x: number; width: number } | null>(null);

@@ -119,9 +119,20 @@ export function useHls(
     let retry: ReturnType<typeof setTimeout> | undefined;
     let stopNative: (() => void) | undefined;
     let masterPoll: ReturnType<typeof setTimeout> | undefined;
-    // Where the next start begins, and whether it plays on: where a video on demand was when it broke.
+    // Where the next start begins: where a video on demand was when it broke.
     let resumeAt: number | undefined;
-    let resumePlaying: boolean | undefined;
+    // Whether the viewer means the video to play. Every new load (a restart, or hls.js attaching a
+    // fresh Media Source when the master is loaded again) pauses the element without a "pause"
+    // event and rejects a pending play(), so the element's own state cannot say it afterwards:
+    // the viewer's last play or pause does, and each new start plays on when it was a play.
+    let wantsPlay = video.autoplay || !video.paused;
+    const onPlay = () => (wantsPlay = true);
+    const onPause = () => (wantsPlay = false);
+    video.addEventListener("play", onPlay);
+    video.addEventListener("pause", onPause);
+    const playOn = () => {
+      if (wantsPlay && video.paused) video.play().catch(() => {});
+    };
 
     const teardown = () => {
       clearTimeout(masterPoll);
@@ -133,10 +144,7 @@ export function useHls(
 
     const restartLater = () => {
       // A start that failed before loading anything leaves the place of the one before it.
-      if (video.readyState >= HTMLMediaElement.HAVE_METADATA) {
-        resumeAt = live ? undefined : video.currentTime;
-        resumePlaying = !video.paused;
-      }
+      if (video.readyState >= HTMLMediaElement.HAVE_METADATA) resumeAt = live ? undefined : video.currentTime;
       teardown();
       setReconnecting(true);
       setCurrent(-1);
@@ -146,7 +154,7 @@ export function useHls(
 
     const recovered = () => {
       failures = 0;
-      resumeAt = resumePlaying = undefined;
+      resumeAt = undefined;
       setReconnecting(false);
     };
 
@@ -154,7 +162,7 @@ export function useHls(
       const onError = () => restartLater();
       const onMetadata = () => {
         if (resumeAt !== undefined) video.currentTime = resumeAt;
-        if (resumePlaying) video.play().catch(() => {});
+        playOn();
       };
       video.addEventListener("error", onError);
       video.addEventListener("loadeddata", recovered);
@@ -192,9 +200,7 @@ export function useHls(
       });
       hlsRef.current = hls;
       let mediaRecoveries = 0;
-      // Whether to play on once the master is parsed (after a restart, or when it is loaded again
-      // for new renditions), and the rendition chosen in the menu (its index may move).
-      let resume = resumePlaying;
+      // The rendition chosen in the menu, while the master is loaded again (its index may move).
       let chosenUrl: string | undefined;
 
       // hls.js reads a master once; while a video on demand's ladder transcodes, renditions join
@@ -206,7 +212,6 @@ export function useHls(
           // Renditions are told apart without their playback tokens, which change.
           const known = new Set(hls.levels.flatMap((level) => level.url.map(withoutToken)));
           if (variantUrls(await res.text(), res.url).some((url) => !known.has(withoutToken(url)))) {
-            resume = !video.paused;
             const chosen = hls.levels[selectedRef.current]?.url[0];
             chosenUrl = chosen && withoutToken(chosen);
             hls.config.startPosition = video.currentTime;
@@ -230,8 +235,7 @@ export function useHls(
           setSelected(-1);
         }
         if (selectedRef.current >= 0) hls.currentLevel = selectedRef.current;
-        if (resume ?? video.autoplay) video.play().catch(() => {});
-        resume = undefined;
+        playOn();
         if (!live) masterPoll = setTimeout(watchMaster, GROWING_MASTER_POLL_MS);
       });
       hls.on(Events.LEVEL_SWITCHED, (_event, data) => setCurrent(data.level));
@@ -253,6 +257,8 @@ export function useHls(
     return () => {
       disposed = true;
       clearTimeout(retry);
+      video.removeEventListener("play", onPlay);
+      video.removeEventListener("pause", onPause);
       teardown();
       setQualities([]);
       setCurrent(-1);

@@ -96,8 +96,7 @@ const subscribeFullscreen = (onChange: () => void) => {
 const noSubscription = () => () => {};
 
 /** The Fullscreen API (false in an iframe without `allowfullscreen`), or an iPhone's video-only fullscreen. */
-const fullscreenSupported = () =>
-  document.fullscreenEnabled || (!("fullscreenEnabled" in document) && "webkitEnterFullscreen" in HTMLVideoElement.prototype);
+const fullscreenSupported = () => document.fullscreenEnabled || (!("fullscreenEnabled" in document) && "webkitEnterFullscreen" in HTMLVideoElement.prototype);
 
 /**
  * Fullscreen for the whole player (so its controls come along); iPhones only let the

@@ -17,7 +17,10 @@ const same = (a: PlaybackState, b: PlaybackState) => JSON.stringify(a) === JSON.
  * is unavailable, it asks again). `refresh` asks at once, e.g. when the
  * media stops loading (its playback token may have expired: the answer brings a fresh one).
  */
-export function usePlayback(playbackId: string, { jwt, accessKey, session, embedGrant }: ViewerCredential = {}): { playback: PlaybackState; refresh: () => void } {
+export function usePlayback(
+  playbackId: string,
+  { jwt, accessKey, session, embedGrant }: ViewerCredential = {},
+): { playback: PlaybackState; refresh: () => void } {
   const [playback, setPlayback] = useState<PlaybackState>({ status: "loading" });
   const refreshRef = useRef<() => void>(() => {});
 

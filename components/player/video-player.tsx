@@ -323,12 +323,24 @@ export function VideoPlayer({
           </SeekPreview>
         )}
         <div className="flex items-center gap-0.5">
-          <button type="button" className={controlButton} onClick={togglePlay} aria-label={media.paused ? "Play" : "Pause"} title={media.paused ? "Play (k)" : "Pause (k)"}>
+          <button
+            type="button"
+            className={controlButton}
+            onClick={togglePlay}
+            aria-label={media.paused ? "Play" : "Pause"}
+            title={media.paused ? "Play (k)" : "Pause (k)"}
+          >
             {media.paused ? <PlayIcon className="size-6" /> : <PauseIcon className="size-6" />}
           </button>
 
           <div className="group/volume flex items-center">
-            <button type="button" className={controlButton} onClick={toggleMute} aria-label={media.muted ? "Unmute" : "Mute"} title={media.muted ? "Unmute (m)" : "Mute (m)"}>
+            <button
+              type="button"
+              className={controlButton}
+              onClick={toggleMute}
+              aria-label={media.muted ? "Unmute" : "Mute"}
+              title={media.muted ? "Unmute (m)" : "Mute (m)"}
+            >
               <VolumeIcon className="size-6" />
             </button>
             <Slider
@@ -354,9 +366,7 @@ export function VideoPlayer({
 
           {!live && <SpeedMenu rate={media.playbackRate} onChoose={setRate} onOpenChange={setMenuOpen} />}
 
-          {engine.qualities.length > 1 && (
-            <QualityMenu engine={engine} onOpenChange={setMenuOpen} />
-          )}
+          {engine.qualities.length > 1 && <QualityMenu engine={engine} onOpenChange={setMenuOpen} />}
 
           {/* On a phone-sized player, room goes to the time: picture-in-picture stays on its key (i). */}
           {pip.supported && (

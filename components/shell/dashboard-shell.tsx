@@ -124,28 +124,28 @@ function Sidebar({ pathname, user, onNavigate }: { pathname: string; user: Shell
           <div key={group.heading}>
             <p className="px-3 pb-2 text-[11px] font-semibold tracking-wider text-zinc-500 uppercase">{group.heading}</p>
             <ul className="space-y-0.5">
-              {group.items.filter((item) => !item.admin || user.role === "admin").map((item) => {
-                const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
-                const ItemLink = item.document ? "a" : Link;
-                return (
-                  <li key={item.href}>
-                    <ItemLink
-                      href={item.href}
-                      onClick={onNavigate}
-                      aria-current={active ? "page" : undefined}
-                      className={cx(
-                        "group flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium transition-colors",
-                        active ? "bg-white/10 text-white" : "text-zinc-400 hover:bg-white/5 hover:text-white",
-                      )}
-                    >
-                      <item.icon
-                        className={cx("size-[18px]", active ? "text-indigo-400" : "text-zinc-500 group-hover:text-zinc-300")}
-                      />
-                      {item.label}
-                    </ItemLink>
-                  </li>
-                );
-              })}
+              {group.items
+                .filter((item) => !item.admin || user.role === "admin")
+                .map((item) => {
+                  const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+                  const ItemLink = item.document ? "a" : Link;
+                  return (
+                    <li key={item.href}>
+                      <ItemLink
+                        href={item.href}
+                        onClick={onNavigate}
+                        aria-current={active ? "page" : undefined}
+                        className={cx(
+                          "group flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium transition-colors",
+                          active ? "bg-white/10 text-white" : "text-zinc-400 hover:bg-white/5 hover:text-white",
+                        )}
+                      >
+                        <item.icon className={cx("size-[18px]", active ? "text-indigo-400" : "text-zinc-500 group-hover:text-zinc-300")} />
+                        {item.label}
+                      </ItemLink>
+                    </li>
+                  );
+                })}
             </ul>
           </div>
         ))}
@@ -162,12 +162,7 @@ function Sidebar({ pathname, user, onNavigate }: { pathname: string; user: Shell
               {user.email}
             </p>
           </div>
-          <IconButton
-            label="Sign out"
-            title="Sign out"
-            onClick={() => signOutOfDashboard()}
-            className="p-1.5 text-zinc-400 hover:bg-white/10 hover:text-white"
-          >
+          <IconButton label="Sign out" title="Sign out" onClick={() => signOutOfDashboard()} className="p-1.5 text-zinc-400 hover:bg-white/10 hover:text-white">
             <LogOutIcon className="size-[18px]" />
           </IconButton>
         </div>

@@ -55,9 +55,11 @@ export function ClipsCard({ stream, liveSessionId }: { stream: Stream; liveSessi
         </CardBody>
       ) : (
         <ul aria-label="Clips" className="divide-y divide-zinc-100 text-sm">
-          {clips.data.filter((c) => !replaced(c, clips.data, retry)).map((c) => (
-            <ClipRow key={c.id} clip={c} retrying={retry.isPending && retry.variables?.id === c.id} onRetry={() => retry.mutate(c)} />
-          ))}
+          {clips.data
+            .filter((c) => !replaced(c, clips.data, retry))
+            .map((c) => (
+              <ClipRow key={c.id} clip={c} retrying={retry.isPending && retry.variables?.id === c.id} onRetry={() => retry.mutate(c)} />
+            ))}
         </ul>
       )}
     </Card>

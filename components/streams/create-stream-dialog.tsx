@@ -6,20 +6,14 @@ import { Checkbox, Field, Input } from "@/components/ui/field";
 import { FormFooter } from "@/components/ui/form-footer";
 import { Modal, ModalBody } from "@/components/ui/modal";
 import { FormErrors } from "@/components/ui/states";
-import { ApiRequestError } from "@/lib/client/api";
+import { ApiRequestError } from "@/lib/api/client";
 import { useCreateStream } from "@/lib/client/hooks";
 import type { Profile } from "@/lib/streams/schema";
 import { ALL_PRESETS, profilesOf, RenditionsEditor } from "./renditions-editor";
 
 export function CreateStreamDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
-    <Modal
-      open={open}
-      onClose={onClose}
-      title="Create a stream"
-      description="You get a stream key for your encoder and a playback link for your viewers."
-      wide
-    >
+    <Modal open={open} onClose={onClose} title="Create a stream" description="You get a stream key for your encoder and a playback link for your viewers." wide>
       <CreateStreamForm onClose={onClose} />
     </Modal>
   );
@@ -60,14 +54,7 @@ function CreateStreamForm({ onClose }: { onClose: () => void }) {
       <ModalBody>
         <FormErrors error={localError ?? create.error} />
         <Field label="Stream name" htmlFor="stream-name">
-          <Input
-            id="stream-name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="Friday night show"
-            maxLength={500}
-            autoFocus
-          />
+          <Input id="stream-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Friday night show" maxLength={500} autoFocus />
         </Field>
 
         <RenditionsEditor value={renditions} onChange={setRenditions} />

@@ -51,7 +51,13 @@ export function IngestHealthCard({ stream, session }: { stream: Stream; session?
       <CardBody className="space-y-4">
         <dl className="grid grid-cols-2 gap-3">
           {/* The one current bitrate on the page: the media node's, over the media's last 5 s (media-node/bitrate-meter.ts); the history below averages the same readings. */}
-          <Stat label="Bitrate, last 5 s" testId="health-bitrate" unit="kbps" dim={stale} title="Video and audio your encoder sent, averaged over the last 5 seconds of its media">
+          <Stat
+            label="Bitrate, last 5 s"
+            testId="health-bitrate"
+            unit="kbps"
+            dim={stale}
+            title="Video and audio your encoder sent, averaged over the last 5 seconds of its media"
+          >
             {health?.bitrateKbps !== undefined ? whole.format(health.bitrateKbps) : undefined}
           </Stat>
           <Stat label="Frame rate" testId="health-fps" unit="fps" dim={stale}>
@@ -69,8 +75,8 @@ export function IngestHealthCard({ stream, session }: { stream: Stream; session?
           <p className="flex gap-2 rounded-lg bg-amber-50 px-3 py-2.5 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset">
             <AlertIcon className="mt-px size-4 shrink-0 text-amber-600" />
             <span>
-              Keyframes every {oneDecimal.format(keyframe)} s make playback start slowly and renditions lag. Set your encoder’s
-              keyframe interval to {MAX_KEYFRAME_INTERVAL_S} s (OBS: Output → Keyframe Interval).
+              Keyframes every {oneDecimal.format(keyframe)} s make playback start slowly and renditions lag. Set your encoder’s keyframe interval to{" "}
+              {MAX_KEYFRAME_INTERVAL_S} s (OBS: Output → Keyframe Interval).
             </span>
           </p>
         )}
@@ -101,7 +107,11 @@ export function IngestHealthCard({ stream, session }: { stream: Stream; session?
 /** The media node could not keep up: what it dropped to stay live, or how far the stream trails. */
 function TranscodingBehind({ lagS, dropped, renditions }: { lagS?: number; dropped: string[]; renditions: number }) {
   return (
-    <p data-testid="health-transcoding" role="status" className="flex gap-2 rounded-lg bg-amber-50 px-3 py-2.5 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset">
+    <p
+      data-testid="health-transcoding"
+      role="status"
+      className="flex gap-2 rounded-lg bg-amber-50 px-3 py-2.5 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset"
+    >
       <AlertIcon className="mt-px size-4 shrink-0 text-amber-600" />
       <span>
         {dropped.length

@@ -178,7 +178,8 @@ const STATE_LABELS = {
 /** What the push to one target is doing while live; the error as the media node gave it (without the key). */
 function PushState({ push, skew }: { push: TargetStatus; skew: number }) {
   if (push.state === "offline" || push.state === "disabled") return null;
-  const tone = push.state === "connected" ? "green" : push.state === "retrying" || push.state === "error" ? "red" : push.state === "connecting" ? "indigo" : "neutral";
+  const tone =
+    push.state === "connected" ? "green" : push.state === "retrying" || push.state === "error" ? "red" : push.state === "connecting" ? "indigo" : "neutral";
   return (
     <span data-testid="push-state" data-state={push.state} className="mt-1.5 block text-xs">
       <span className="flex flex-wrap items-center gap-1.5">

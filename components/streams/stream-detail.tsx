@@ -61,8 +61,7 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
         <div role="status" className="mb-6 flex items-start gap-3 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
           <PauseIcon className="mt-0.5 size-4 shrink-0 text-amber-600" />
           <p>
-            <strong className="font-semibold">This stream is suspended.</strong> Encoders using its key are refused until you
-            turn suspension off below.
+            <strong className="font-semibold">This stream is suspended.</strong> Encoders using its key are refused until you turn suspension off below.
           </p>
         </div>
       )}
@@ -87,8 +86,8 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
             <RenditionsCard stream={stream} live={stream.isActive || starting} />
             <StreamDetails stream={stream} />
             <DangerZone remove={remove} description="Its key stops working and its player link goes dark.">
-              <strong className="font-semibold text-zinc-900">{stream.name}</strong> will be deleted. Encoders using its key will be
-              refused and viewers will no longer be able to watch. This cannot be undone.
+              <strong className="font-semibold text-zinc-900">{stream.name}</strong> will be deleted. Encoders using its key will be refused and viewers will no
+              longer be able to watch. This cannot be undone.
             </DangerZone>
           </>
         }
@@ -120,12 +119,10 @@ function RotateKey({ stream }: { stream: Stream }) {
         action={rotate}
       >
         <p>
-          <strong className="font-semibold text-zinc-900">{stream.name}</strong> gets a new stream key. Encoders using the current
-          key are refused from now on: update the key in OBS or your encoder.
+          <strong className="font-semibold text-zinc-900">{stream.name}</strong> gets a new stream key. Encoders using the current key are refused from now on:
+          update the key in OBS or your encoder.
         </p>
-        {stream.isActive && (
-          <p className="mt-2 font-medium text-red-700">This stream is live: the broadcast will be cut within a second or two.</p>
-        )}
+        {stream.isActive && <p className="mt-2 font-medium text-red-700">This stream is live: the broadcast will be cut within a second or two.</p>}
         {!stream.isActive && <p className="mt-2">If a broadcast is live on the current key, it will be cut.</p>}
       </ConfirmDialog>
     </div>
@@ -162,8 +159,8 @@ function NoMediaNode() {
     <div role="status" className="flex items-start gap-2.5 rounded-lg bg-amber-50 px-3.5 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
       <AlertIcon className="mt-0.5 size-4 shrink-0 text-amber-600" />
       <p>
-        <strong className="font-semibold">No media node is available right now.</strong> Encoders cannot connect until one
-        is running; the URL shows here as soon as one is.{" "}
+        <strong className="font-semibold">No media node is available right now.</strong> Encoders cannot connect until one is running; the URL shows here as
+        soon as one is.{" "}
         <Link href="/nodes" className="font-medium text-amber-900 underline underline-offset-2 hover:text-amber-700">
           See media nodes
         </Link>
@@ -241,8 +238,8 @@ function SettingsCard({ stream, live }: { stream: Stream; live: boolean }) {
         action={update}
       >
         <p>
-          <strong className="font-semibold text-zinc-900">{stream.name}</strong> is live. Suspending it cuts the broadcast within a
-          second or two, and encoders using its key are refused until you turn suspension off.
+          <strong className="font-semibold text-zinc-900">{stream.name}</strong> is live. Suspending it cuts the broadcast within a second or two, and encoders
+          using its key are refused until you turn suspension off.
         </p>
       </ConfirmDialog>
     </Card>
@@ -276,12 +273,19 @@ function ReconnectWindowSetting({ stream }: { stream: Stream }) {
         Reconnect window
       </label>
       <p id="reconnect-window-hint" className="text-sm text-zinc-500">
-        If your encoder drops, reconnecting within this many seconds continues the same broadcast and recording. Then the recording is
-        finalized (0: as soon as the encoder stops). A broadcast keeps the window it started with.
+        If your encoder drops, reconnecting within this many seconds continues the same broadcast and recording. Then the recording is finalized (0: as soon as
+        the encoder stops). A broadcast keeps the window it started with.
       </p>
       <div className="flex items-center gap-2">
         <div className="w-24">
-          <Input id="reconnect-window" inputMode="numeric" aria-describedby="reconnect-window-hint" className="tabular-nums" value={value} onChange={(e) => setValue(e.target.value)} />
+          <Input
+            id="reconnect-window"
+            inputMode="numeric"
+            aria-describedby="reconnect-window-hint"
+            className="tabular-nums"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
         </div>
         <span className="text-sm text-zinc-500">seconds</span>
         <Button type="submit" size="sm" variant="secondary" className="ml-auto" disabled={!changed} pending={update.isPending}>
@@ -365,6 +369,11 @@ function StreamDetails({ stream }: { stream: Stream }) {
       <DetailFacts>
         <DetailFact term="Created">{formatDateTime(stream.createdAt)}</DetailFact>
         <DetailFact term="Last live">{stream.lastSeen ? formatDateTime(stream.lastSeen) : "Never"}</DetailFact>
+        {stream.isActive ? (
+          <DetailFact term="Watching now">
+            <span data-testid="viewer-count">{stream.viewerCount ?? 0}</span>
+          </DetailFact>
+        ) : null}
       </DetailFacts>
     </DetailsCard>
   );

@@ -65,8 +65,7 @@ export function StreamsView() {
         empty={{
           icon: <BroadcastIcon className="size-6" />,
           title: "Create your first stream",
-          description:
-            "Set up a stream, paste its key into OBS or any RTMP encoder, and you are live. Renditions for every connection are made for you.",
+          description: "Set up a stream, paste its key into OBS or any RTMP encoder, and you are live. Renditions for every connection are made for you.",
         }}
       >
         {(items) => (
@@ -94,10 +93,7 @@ function StreamRow({ stream }: { stream: Stream }) {
   const targets = stream.multistream.targets.length;
   return (
     <li>
-      <Link
-        href={`/streams/${stream.id}`}
-        className="group flex items-center gap-4 px-4 py-4 transition-colors hover:bg-zinc-50 sm:px-5"
-      >
+      <Link href={`/streams/${stream.id}`} className="group flex items-center gap-4 px-4 py-4 transition-colors hover:bg-zinc-50 sm:px-5">
         <RowIcon icon={VideoIcon} colors={stream.isActive ? "bg-emerald-50 text-emerald-600" : "bg-zinc-100 text-zinc-500"} hideOnPhones />
         <span className="min-w-0 flex-1">
           <span className="flex items-center gap-2">

@@ -55,9 +55,7 @@ export function TargetsView() {
                     <RowIcon icon={ShareIcon} colors={target.disabled ? "bg-zinc-100 text-zinc-400" : "bg-indigo-50 text-indigo-600"} />
                     <span className="min-w-[10rem] flex-1">
                       <span className="flex items-center gap-2">
-                        <span className={cx("truncate font-medium", target.disabled ? "text-zinc-500" : "text-zinc-900")}>
-                          {target.name}
-                        </span>
+                        <span className={cx("truncate font-medium", target.disabled ? "text-zinc-500" : "text-zinc-900")}>{target.name}</span>
                         {target.disabled ? <Badge>Disabled</Badge> : <Badge tone="green">Enabled</Badge>}
                       </span>
                       <span className="mt-0.5 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-zinc-500">
@@ -106,13 +104,13 @@ function TargetStreams({ streams }: { streams: Target["streams"] }) {
     <span className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-zinc-500">
       Used by
       {streams.map((stream) => (
-          <Link
-            key={stream.id}
-            href={`/streams/${stream.id}`}
-            className="max-w-[14rem] truncate rounded-md bg-zinc-50 px-1.5 py-0.5 font-medium text-indigo-700 ring-1 ring-zinc-200 ring-inset hover:bg-indigo-50 hover:ring-indigo-200"
-          >
-            {stream.name}
-          </Link>
+        <Link
+          key={stream.id}
+          href={`/streams/${stream.id}`}
+          className="max-w-[14rem] truncate rounded-md bg-zinc-50 px-1.5 py-0.5 font-medium text-indigo-700 ring-1 ring-zinc-200 ring-inset hover:bg-indigo-50 hover:ring-indigo-200"
+        >
+          {stream.name}
+        </Link>
       ))}
     </span>
   );
@@ -216,8 +214,7 @@ function DeleteTargetDialog({ target, onClose }: { target: Target | null; onClos
   const remove = useDeleteTarget();
   return (
     <ConfirmRemoval item={target} onClose={onClose} remove={remove} title="Delete target?" confirmLabel="Delete target">
-      Streams will no longer be able to forward to <strong className="font-semibold text-zinc-900">{target?.name}</strong>. This
-      cannot be undone.
+      Streams will no longer be able to forward to <strong className="font-semibold text-zinc-900">{target?.name}</strong>. This cannot be undone.
     </ConfirmRemoval>
   );
 }

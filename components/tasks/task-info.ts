@@ -84,8 +84,6 @@ export function exportOutput(task: Task): { ipfs?: IpfsExportOutput; custom?: Ur
           nftMetadataGatewayUrl: text(ipfs?.nftMetadataGatewayUrl),
         }
       : undefined,
-    custom: custom
-      ? { url: text(custom.url), method: text(custom.method), status: typeof custom.status === "number" ? custom.status : undefined }
-      : undefined,
+    custom: custom ? { url: text(custom.url), method: text(custom.method), status: typeof custom.status === "number" ? custom.status : undefined } : undefined,
   };
 }

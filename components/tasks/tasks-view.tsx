@@ -54,7 +54,12 @@ export function TasksView() {
         noun: "task",
         controls: (
           <ListToolbar>
-            <ListSelect label="Type" value={String(list.filter("type") ?? "")} options={TYPES} onChange={(type) => list.setFilters({ type: type || undefined })} />
+            <ListSelect
+              label="Type"
+              value={String(list.filter("type") ?? "")}
+              options={TYPES}
+              onChange={(type) => list.setFilters({ type: type || undefined })}
+            />
             <ListSelect
               label="Status"
               value={String(list.filter("status.phase") ?? "")}

@@ -11,8 +11,7 @@ const base =
 
 const variants: Record<Variant, string> = {
   primary: "bg-indigo-600 text-white shadow-sm scheme-light hover:bg-indigo-500 focus-visible:outline-indigo-600",
-  secondary:
-    "bg-white text-zinc-800 shadow-xs ring-1 ring-inset ring-zinc-300 hover:bg-zinc-50 focus-visible:outline-indigo-600",
+  secondary: "bg-white text-zinc-800 shadow-xs ring-1 ring-inset ring-zinc-300 hover:bg-zinc-50 focus-visible:outline-indigo-600",
   danger: "bg-red-600 text-white shadow-sm scheme-light hover:bg-red-500 focus-visible:outline-red-600",
   ghost: "text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 focus-visible:outline-indigo-600",
   dangerGhost: "text-red-600 hover:bg-red-50 hover:text-red-700 focus-visible:outline-red-600",
@@ -35,25 +34,14 @@ interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 
 export function Button({ variant, size, pending, className, children, disabled, type = "button", ...props }: ButtonProps) {
   return (
-    <button
-      type={type}
-      className={buttonClass(variant, size, className)}
-      disabled={disabled || pending}
-      aria-busy={pending || undefined}
-      {...props}
-    >
+    <button type={type} className={buttonClass(variant, size, className)} disabled={disabled || pending} aria-busy={pending || undefined} {...props}>
       {pending && <Spinner className="size-4" />}
       {children}
     </button>
   );
 }
 
-export function LinkButton({
-  variant,
-  size,
-  className,
-  ...props
-}: ComponentProps<typeof Link> & { variant?: Variant; size?: Size }) {
+export function LinkButton({ variant, size, className, ...props }: ComponentProps<typeof Link> & { variant?: Variant; size?: Size }) {
   return <Link className={buttonClass(variant, size, className)} {...props} />;
 }
 

@@ -91,10 +91,7 @@ export function CopyField({
       <code
         data-testid={testId}
         aria-label={label}
-        className={cx(
-          "min-w-0 flex-1 truncate font-mono text-[13px] text-zinc-800",
-          revealed ? "select-all" : "tracking-wider text-zinc-500 select-none",
-        )}
+        className={cx("min-w-0 flex-1 truncate font-mono text-[13px] text-zinc-800", revealed ? "select-all" : "tracking-wider text-zinc-500 select-none")}
         title={revealed ? value : undefined}
       >
         {shown}

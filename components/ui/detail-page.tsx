@@ -67,17 +67,7 @@ export function DetailPage<T extends { id: string }>({
 }
 
 /** The object's name as the page title, its status beside it, a line about it, and page-wide actions. */
-export function DetailHeader({
-  title,
-  status,
-  description,
-  actions,
-}: {
-  title: string;
-  status: ReactNode;
-  description: ReactNode;
-  actions?: ReactNode;
-}) {
+export function DetailHeader({ title, status, description, actions }: { title: string; status: ReactNode; description: ReactNode; actions?: ReactNode }) {
   return (
     <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
       <div className="min-w-0">

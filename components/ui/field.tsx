@@ -52,11 +52,7 @@ export function Checkbox({
 }: Omit<InputHTMLAttributes<HTMLInputElement>, "type"> & { label: ReactNode; description?: ReactNode }) {
   return (
     <label className={cx("flex cursor-pointer items-start gap-2.5", className)}>
-      <input
-        type="checkbox"
-        className="mt-0.5 size-4 shrink-0 cursor-pointer rounded border-zinc-300 accent-indigo-600"
-        {...props}
-      />
+      <input type="checkbox" className="mt-0.5 size-4 shrink-0 cursor-pointer rounded border-zinc-300 accent-indigo-600" {...props} />
       <span className="min-w-0 text-sm">
         <span className="font-medium text-zinc-800">{label}</span>
         {description && <span className="block text-xs text-zinc-500">{description}</span>}

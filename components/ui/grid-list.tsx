@@ -29,7 +29,10 @@ export function GridList({
 }) {
   const at = FROM[from];
   return (
-    <div className={cx("overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200", wideGaps ? at.wideGrid : at.grid)} style={{ gridTemplateColumns: columns }}>
+    <div
+      className={cx("overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-zinc-200", wideGaps ? at.wideGrid : at.grid)}
+      style={{ gridTemplateColumns: columns }}
+    >
       <div aria-hidden="true" className={cx("hidden border-b border-zinc-100 bg-zinc-50/60 px-5 py-2.5 text-xs font-medium text-zinc-500", at.subgrid)}>
         {headings}
       </div>

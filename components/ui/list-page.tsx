@@ -104,15 +104,7 @@ export function LoadMore({
 }
 
 /** The square that starts a row of a list: the object's icon, in the colours of its state. */
-export function RowIcon({
-  icon: Icon,
-  colors,
-  hideOnPhones,
-}: {
-  icon: ComponentType<{ className?: string }>;
-  colors: string;
-  hideOnPhones?: boolean;
-}) {
+export function RowIcon({ icon: Icon, colors, hideOnPhones }: { icon: ComponentType<{ className?: string }>; colors: string; hideOnPhones?: boolean }) {
   return (
     <span className={cx("size-10 shrink-0 items-center justify-center rounded-lg", hideOnPhones ? "hidden sm:flex" : "flex", colors)}>
       <Icon className="size-5" />

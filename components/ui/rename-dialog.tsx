@@ -35,19 +35,7 @@ export function RenameButton({ noun, name, update }: { noun: string; name: strin
 }
 
 /** Renames a stream or a video: one field, focused, holding the current name. */
-function RenameDialog({
-  open,
-  onClose,
-  noun,
-  name,
-  rename,
-}: {
-  open: boolean;
-  onClose: () => void;
-  noun: string;
-  name: string;
-  rename: Rename;
-}) {
+function RenameDialog({ open, onClose, noun, name, rename }: { open: boolean; onClose: () => void; noun: string; name: string; rename: Rename }) {
   const close = () => {
     rename.reset();
     onClose();

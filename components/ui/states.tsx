@@ -37,15 +37,8 @@ export function EmptyState({
   className?: string;
 }) {
   return (
-    <div
-      className={cx(
-        "flex flex-col items-center rounded-xl border border-dashed border-zinc-300 bg-white px-6 py-14 text-center",
-        className,
-      )}
-    >
-      <div className="flex size-12 items-center justify-center rounded-full bg-indigo-50 text-indigo-600 ring-8 ring-indigo-50/50">
-        {icon}
-      </div>
+    <div className={cx("flex flex-col items-center rounded-xl border border-dashed border-zinc-300 bg-white px-6 py-14 text-center", className)}>
+      <div className="flex size-12 items-center justify-center rounded-full bg-indigo-50 text-indigo-600 ring-8 ring-indigo-50/50">{icon}</div>
       <h3 className="mt-4 text-base font-semibold text-zinc-900">{title}</h3>
       <p className="mt-1 max-w-sm text-sm text-zinc-500">{description}</p>
       {action && <div className="mt-6">{action}</div>}

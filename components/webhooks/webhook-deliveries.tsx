@@ -287,9 +287,7 @@ function DeliveryRow({
         <span className="w-full min-w-0 md:w-auto">
           {response ? (
             <span className="block truncate">
-              <span className={cx("font-mono text-[13px] font-semibold", response.status < 300 ? "text-emerald-700" : "text-red-700")}>
-                {response.status}
-              </span>{" "}
+              <span className={cx("font-mono text-[13px] font-semibold", response.status < 300 ? "text-emerald-700" : "text-red-700")}>{response.status}</span>{" "}
               <span className="text-zinc-600">{formatHttpStatus(response.status).replace(/^\d+\s*/, "")}</span>
             </span>
           ) : (
@@ -349,9 +347,7 @@ function DeliveryDetails({ id, delivery }: { id: string; delivery: WebhookDelive
   const { request, response } = delivery;
   const body = prettyJson(request.body);
   const answer = response?.body ? prettyJson(response.body) : undefined;
-  const headers = Object.entries(request.headers).sort(
-    ([a], [b]) => Number(SIGNATURE_HEADERS.has(a)) - Number(SIGNATURE_HEADERS.has(b)) || a.localeCompare(b),
-  );
+  const headers = Object.entries(request.headers).sort(([a], [b]) => Number(SIGNATURE_HEADERS.has(a)) - Number(SIGNATURE_HEADERS.has(b)) || a.localeCompare(b));
   // The same rule the sender applies: only these failures are tried again.
   const accessCheck = delivery.event === ACCESS_CONTROL_EVENT;
   const retried = !accessCheck && !delivery.success && (!response || response.status >= 500 || response.status === 408 || response.status === 429);

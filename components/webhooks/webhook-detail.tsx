@@ -58,8 +58,7 @@ function WebhookPage({ webhook }: { webhook: Webhook }) {
           <>
             <StatusCard webhook={webhook} health={health} />
             <DangerZone remove={remove} description="Castline stops sending events to this endpoint.">
-              <strong className="font-semibold text-zinc-900">{webhook.name}</strong> will stop receiving events. This cannot be
-              undone.
+              <strong className="font-semibold text-zinc-900">{webhook.name}</strong> will stop receiving events. This cannot be undone.
             </DangerZone>
           </>
         }
@@ -76,11 +75,7 @@ function StatusCard({ webhook, health }: { webhook: Webhook; health: WebhookHeal
         <div>
           <p className="text-xs text-zinc-500">Last delivery</p>
           <p className="text-zinc-800">
-            {health.state === "unused" ? (
-              "No events sent yet"
-            ) : (
-              <span title={formatDateTime(health.lastDeliveryAt)}>{timeAgo(health.lastDeliveryAt)}</span>
-            )}
+            {health.state === "unused" ? "No events sent yet" : <span title={formatDateTime(health.lastDeliveryAt)}>{timeAgo(health.lastDeliveryAt)}</span>}
           </p>
         </div>
         {health.state === "failing" && (
@@ -94,9 +89,7 @@ function StatusCard({ webhook, health }: { webhook: Webhook; health: WebhookHeal
               {health.failure.error}
             </p>
             {health.failure.response && (
-              <pre className="mt-2 max-h-32 overflow-auto rounded bg-white/70 p-2 font-mono text-[11px] whitespace-pre-wrap">
-                {health.failure.response}
-              </pre>
+              <pre className="mt-2 max-h-32 overflow-auto rounded bg-white/70 p-2 font-mono text-[11px] whitespace-pre-wrap">{health.failure.response}</pre>
             )}
           </div>
         )}
@@ -104,8 +97,8 @@ function StatusCard({ webhook, health }: { webhook: Webhook; health: WebhookHeal
           <p className="flex items-start gap-1.5 text-xs text-zinc-500">
             <CheckIcon className="mt-px size-3.5 shrink-0 text-emerald-600" />
             <span>
-              Recovered: last failed <span title={formatDateTime(health.recoveredFrom.timestamp)}>{timeAgo(health.recoveredFrom.timestamp)}</span>{" "}
-              ({failureSummary(health.recoveredFrom)}).
+              Recovered: last failed <span title={formatDateTime(health.recoveredFrom.timestamp)}>{timeAgo(health.recoveredFrom.timestamp)}</span> (
+              {failureSummary(health.recoveredFrom)}).
             </span>
           </p>
         )}

@@ -4,7 +4,7 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { Field, Input, UrlInput } from "@/components/ui/field";
 import { FormErrors } from "@/components/ui/states";
 import { cx } from "@/components/ui/cx";
-import { ApiRequestError } from "@/lib/client/api";
+import { ApiRequestError } from "@/lib/api/client";
 import type { WebhookForm as WebhookFormValues } from "@/lib/client/hooks";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "@/lib/webhooks/events";
 

@@ -29,8 +29,8 @@ export function WebhooksView() {
         title="Webhooks"
         description={
           <>
-            Castline calls your endpoint when something happens: a stream goes live, a recording is ready, an upload finishes. Each
-            call is signed with the webhook&apos;s secret: how to check it is in the Webhooks guide of the <DocsLink>API docs</DocsLink>.
+            Castline calls your endpoint when something happens: a stream goes live, a recording is ready, an upload finishes. Each call is signed with the
+            webhook&apos;s secret: how to check it is in the Webhooks guide of the <DocsLink>API docs</DocsLink>.
           </>
         }
         create={{ label: "Add webhook", onClick: () => setCreating(true) }}

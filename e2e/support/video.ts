@@ -1,3 +1,4 @@
+// biome-ignore-all format: ffmpeg command lines, each option beside its value
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -100,24 +100,21 @@ const DENSE_ROUNDS = 6;
 const DENSE_ROUND_MS = 5 * 60_000;
 
 /** An upload URL pre-signed by S3: nothing calls the app when the PUT completes, so watch for the object. */
-export const awaitUpload = inngest.createFunction(
-  { id: "asset-await-upload", triggers: [assetUploadAwaited], retries: 2 },
-  async ({ event, step }) => {
-    const { assetId, expiresAt } = event.data;
-    for (let round = 0; ; round++) {
-      const dense = round < DENSE_ROUNDS;
-      const seen = await step.run(`look for the upload ${round + 1}`, () => watchForUpload(assetId, expiresAt, dense ? DENSE_ROUND_MS : 0));
-      if (seen === "arrived") break;
-      if (seen !== "waiting") return { upload: seen };
-      if (!dense) await step.sleep(`wait ${round + 1}`, "10m");
-    }
-    await step.run("start processing", async () => {
-      const claim = newId();
-      if (await claimUpload(assetId, claim)) await startProcessing(assetId, claim);
-    });
-    return { upload: "arrived" };
-  },
-);
+export const awaitUpload = inngest.createFunction({ id: "asset-await-upload", triggers: [assetUploadAwaited], retries: 2 }, async ({ event, step }) => {
+  const { assetId, expiresAt } = event.data;
+  for (let round = 0; ; round++) {
+    const dense = round < DENSE_ROUNDS;
+    const seen = await step.run(`look for the upload ${round + 1}`, () => watchForUpload(assetId, expiresAt, dense ? DENSE_ROUND_MS : 0));
+    if (seen === "arrived") break;
+    if (seen !== "waiting") return { upload: seen };
+    if (!dense) await step.sleep(`wait ${round + 1}`, "10m");
+  }
+  await step.run("start processing", async () => {
+    const claim = newId();
+    if (await claimUpload(assetId, claim)) await startProcessing(assetId, claim);
+  });
+  return { upload: "arrived" };
+});
 
 /** POST /asset/{id}/export: to IPFS (our blockstore, optionally pinned) or to a custom URL. */
 export const exportAsset = inngest.createFunction(
@@ -144,14 +141,14 @@ export const exportAsset = inngest.createFunction(
 );
 
 /**
- * A takedown: the asset's files go at once, and again a little later, for what its jobs were
- * still writing when they were called off (they stop within seconds).
+ * A takedown: the asset's files go at once. Its jobs, called off, remove what they were still
+ * writing as they stop (lib/assets/cancel.ts), within seconds; two later passes catch what a job
+ * that finished its last step meanwhile, or a worker that died, left.
  */
-export const purgeAsset = inngest.createFunction(
-  { id: "asset-purge", triggers: [assetPurged], retries: 4 },
-  async ({ event, step }) => {
-    await step.run("remove the files", () => removePurgedFiles(event.data.assetId));
-    await step.sleep("let its jobs stop", "1m");
-    await step.run("remove what its jobs left", () => removePurgedFiles(event.data.assetId));
-  },
-);
+export const purgeAsset = inngest.createFunction({ id: "asset-purge", triggers: [assetPurged], retries: 4 }, async ({ event, step }) => {
+  await step.run("remove the files", () => removePurgedFiles(event.data.assetId));
+  await step.sleep("let its jobs stop", "10s");
+  await step.run("remove what its jobs left", () => removePurgedFiles(event.data.assetId));
+  await step.sleep("let a stalled job's lease lapse", "1m");
+  await step.run("remove what a stalled job left", () => removePurgedFiles(event.data.assetId));
+});

@@ -1,5 +1,7 @@
 import { decodeJwt, errors as joseErrors, jwtVerify } from "jose";
 import { isOwnOrigin } from "@/lib/auth/origin";
+import { signedInUserId } from "@/lib/auth/session-cookie";
+import { json, type Reply, type ViewerRequest } from "@/lib/delivery/reply";
 import { config } from "@/lib/config";
 import type { PlaybackType } from "@/lib/playback/schema";
 import { CHECK_RETRY_AFTER_S, REFUSAL_STATUS, type ViewerRefusal } from "./refusal";
@@ -28,10 +30,14 @@ export type Admission =
       ok: true;
       /** The token the URLs handed to this viewer carry (gated content, or content with allowed origins). */
       token?: string;
-      /** The answer with the CORS and caching this content needs. */
+      /** Every viewer is admitted alike (public content, no allowed origins): an answer made for one is the answer for all. */
+      sameForAll?: true;
+      /** An answer's headers with the CORS and caching this content needs. */
+      headers(own: Record<string, string>): Record<string, string>;
+      /** The answer (a fetch Response) with the CORS and caching this content needs. */
       answer(res: Response): Response;
     }
-  | { ok: false; response: Response };
+  | { ok: false; reply: Reply };
 
 /**
  * How long the player page's embed grant lasts. It only stands in for the Referer the page was
@@ -63,13 +69,13 @@ export const embedGrant = (playbackId: string) => playbackToken(embedSubject(pla
  * credential, 403 with a bad or expired one, 503 when the owner's access webhook failed (nobody
  * refused: try again later).
  */
-export async function admitViewer(req: Request, content: GatedContent): Promise<Admission> {
+export async function admitViewer(req: ViewerRequest, content: GatedContent): Promise<Admission> {
   const policy = content.playbackPolicy;
   const allowed = policy?.allowedOrigins ?? [];
-  if ((!policy || policy.type === "public") && !allowed.length) return { ok: true, answer: (res) => res };
+  if ((!policy || policy.type === "public") && !allowed.length) return OPEN;
 
   const subject = content.tokenSubject ?? content.playbackId;
-  const given = new URL(req.url).searchParams.get(TOKEN_PARAM);
+  const given = req.query.get(TOKEN_PARAM);
   const tokenCheck = given ? checkPlaybackToken(given, subject) : undefined;
   const tokenRefusal: Refused =
     tokenCheck === "expired"
@@ -89,7 +95,13 @@ export async function admitViewer(req: Request, content: GatedContent): Promise<
     else if (verdict === "refused") return deny(notHere(siteRefusal(site)), site === "null" ? undefined : site);
     else if (tokenCheck !== "valid") {
       const grant = req.headers.get(EMBED_GRANT_HEADER);
-      const refusal = grant ? embeddingRefusal(req, grant, content, allowed) : (await byOwner()) ? undefined : given ? tokenRefusal : notHere(siteRefusal(undefined));
+      const refusal = grant
+        ? embeddingRefusal(req, grant, content, allowed)
+        : (await byOwner())
+          ? undefined
+          : given
+            ? tokenRefusal
+            : notHere(siteRefusal(undefined));
       if (refusal) return deny(refusal, undefined);
     }
   }
@@ -117,7 +129,7 @@ export async function admitViewer(req: Request, content: GatedContent): Promise<
  * allowed site loaded it, and the frames around it, where the browser tells them, must all be
  * allowed too (a page of an allowed site framed by another is not).
  */
-function embeddingRefusal(req: Request, grant: string, content: GatedContent, allowed: readonly string[]): Refused | undefined {
+function embeddingRefusal(req: ViewerRequest, grant: string, content: GatedContent, allowed: readonly string[]): Refused | undefined {
   const check = checkPlaybackToken(grant, embedSubject(content.playbackId));
   // The viewer's link did not expire: the page only needs loading again.
   if (check === "expired") return { refusal: "refused", reason: "this player page was opened too long ago: reload it" };
@@ -131,12 +143,9 @@ type Refused = { refusal: ViewerRefusal; reason: string };
 
 const notHere = (reason: string): Refused => ({ refusal: "site-not-allowed", reason });
 
-function credentialOf(req: Request, policy: PlaybackPolicy): string | undefined {
-  const url = new URL(req.url);
+function credentialOf(req: ViewerRequest, policy: PlaybackPolicy): string | undefined {
   const value =
-    policy.type === "jwt"
-      ? (url.searchParams.get("jwt") ?? req.headers.get("livepeer-jwt"))
-      : (url.searchParams.get("accessKey") ?? req.headers.get("livepeer-access-key"));
+    policy.type === "jwt" ? (req.query.get("jwt") ?? req.headers.get("livepeer-jwt")) : (req.query.get("accessKey") ?? req.headers.get("livepeer-access-key"));
   return value?.trim() || undefined;
 }
 
@@ -168,14 +177,12 @@ async function checkJwt(jwt: string, content: GatedContent): Promise<Verdict> {
 }
 
 /** The creator watching their own content in the dashboard. */
-async function isOwner(req: Request, ownerId: string): Promise<boolean> {
-  if (!req.headers.get("cookie")?.includes("authjs.session-token")) return false;
-  // Loaded when a session may be there: Auth.js reads the configuration as it loads, and the
-  // media routes (and the code importing them) should not.
-  const { auth } = await import("@/lib/auth");
-  const session = await auth().catch(() => null);
-  return session?.user?.id === ownerId;
+async function isOwner(req: ViewerRequest, ownerId: string): Promise<boolean> {
+  return (await signedInUserId(req.headers)) === ownerId;
 }
+
+/** Public content without allowed origins: anyone, anywhere, and its answers are for shared caches too. */
+const OPEN: Admission = { ok: true, sameForAll: true, headers: (own) => own, answer: (res) => res };
 
 /**
  * An admission's answer, for the viewer its token was handed to. `corsOrigin`: the allowed page
@@ -183,17 +190,19 @@ async function isOwner(req: Request, ownerId: string): Promise<boolean> {
  * cache must not hand the answer made for one page to another (sites under one domain share one).
  */
 function admitted(token: string, corsOrigin: string | undefined, byPage: boolean): Admission {
+  const headers = (own: Record<string, string>) => {
+    const out = { ...own };
+    if (corsOrigin) out["access-control-allow-origin"] = corsOrigin;
+    if (corsOrigin || byPage) out.vary = byPage ? "Origin, Referer" : "Origin";
+    // What one viewer was admitted to is not for shared caches to hand to others.
+    out["cache-control"] = privately(own["cache-control"] ?? null);
+    return out;
+  };
   return {
     ok: true,
     token,
-    answer(res) {
-      const out = new Response(res.body, res);
-      if (corsOrigin) out.headers.set("access-control-allow-origin", corsOrigin);
-      if (corsOrigin || byPage) out.headers.set("vary", byPage ? "Origin, Referer" : "Origin");
-      // What one viewer was admitted to is not for shared caches to hand to others.
-      out.headers.set("cache-control", privately(out.headers.get("cache-control")));
-      return out;
-    },
+    headers,
+    answer: (res) => new Response(res.body, { status: res.status, statusText: res.statusText, headers: headers(Object.fromEntries(res.headers)) }),
   };
 }
 
@@ -206,10 +215,9 @@ function privately(cacheControl: string | null): string {
 function denied({ refusal, reason }: Refused, playbackType: PlaybackType | undefined, corsOrigin: string | undefined): Admission {
   const headers = {
     "access-control-allow-origin": corsOrigin ?? "*",
-    "cache-control": "no-store",
     ...(corsOrigin ? { vary: "Origin" } : {}),
     ...(refusal === "check-unavailable" ? { "retry-after": String(CHECK_RETRY_AFTER_S) } : {}),
   };
   const body = { errors: [reason], refusal, ...(playbackType ? { type: playbackType } : {}) };
-  return { ok: false, response: Response.json(body, { status: REFUSAL_STATUS[refusal], headers }) };
+  return { ok: false, reply: json(REFUSAL_STATUS[refusal], body, headers) };
 }

@@ -31,7 +31,13 @@ export const PlaybackPolicy = z
       .optional()
       .describe("sent to the webhook with every access key"),
     refreshInterval: z.number().int().min(1).max(86_400).optional().describe(`seconds a webhook's admission lasts (default ${DEFAULT_REFRESH_INTERVAL_S})`),
-    allowedOrigins: z.array(BrowserOrigin).max(50).optional().describe("browser origins that may play it (Origin, else Referer): pages of other sites, opaque pages (Origin: null) and requests naming no page are refused; absent: any"),
+    allowedOrigins: z
+      .array(BrowserOrigin)
+      .max(50)
+      .optional()
+      .describe(
+        "browser origins that may play it (Origin, else Referer): pages of other sites, opaque pages (Origin: null) and requests naming no page are refused; absent: any",
+      ),
   })
   .superRefine((policy, ctx) => {
     if (policy.type === "webhook" && !policy.webhookId) ctx.addIssue({ code: "custom", path: ["webhookId"], message: 'is required for type "webhook"' });

@@ -18,7 +18,7 @@ const MAX_EMBEDDERS = 16;
  * opaque page: a sandboxed frame, a data: URL), else the Referer's origin (media elements, images,
  * frames' navigations); undefined when it names none (a no-referrer page, a program).
  */
-export function pageOrigin(headers: Headers): string | undefined {
+export function pageOrigin(headers: { get(name: string): string | null }): string | undefined {
   const origin = headers.get("origin");
   if (origin) return origin;
   const referer = headers.get("referer");

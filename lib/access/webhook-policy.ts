@@ -13,7 +13,9 @@ import { signatureHeaders } from "@/lib/webhooks/signature";
 import type { ViewerRefusal } from "./refusal";
 import { DEFAULT_REFRESH_INTERVAL_S, type PlaybackPolicy } from "./schema";
 
-export type WebhookVerdict = { admitted: true; ttlS: number } | { admitted: false; refusal: Extract<ViewerRefusal, "refused" | "check-unavailable">; reason: string };
+export type WebhookVerdict =
+  | { admitted: true; ttlS: number }
+  | { admitted: false; refusal: Extract<ViewerRefusal, "refused" | "check-unavailable">; reason: string };
 
 /** Checks of the same access key for the same content while one is under way share it. */
 const inFlight = new Map<string, Promise<WebhookVerdict>>();
@@ -54,7 +56,13 @@ async function decide(key: string, ownerId: string, policy: PlaybackPolicy, play
   return verdict;
 }
 
-async function ask(hook: { url: string; sharedSecret: string; id: string }, ownerId: string, policy: PlaybackPolicy, playbackId: string, accessKey: string): Promise<WebhookVerdict> {
+async function ask(
+  hook: { url: string; sharedSecret: string; id: string },
+  ownerId: string,
+  policy: PlaybackPolicy,
+  playbackId: string,
+  accessKey: string,
+): Promise<WebhookVerdict> {
   const timeoutMs = config().ACCESS_WEBHOOK_TIMEOUT_MS;
   const timestamp = Date.now();
   // Livepeer's receivers read accessKey and context; the playback id says which content.
@@ -74,9 +82,16 @@ async function ask(hook: { url: string; sharedSecret: string; id: string }, owne
     const res = await guardedRequest(hook.url, { method: "POST", headers, body, timeoutMs, signal });
     // The status is the answer; the start of the body is for the log, read off the viewer's path.
     const status = res.statusCode ?? 0;
-    answered = { status, body: bodyPrefix(res, RESPONSE_PREFIX).then((b) => b.toString("utf8"), () => "") };
+    answered = {
+      status,
+      body: bodyPrefix(res, RESPONSE_PREFIX).then(
+        (b) => b.toString("utf8"),
+        () => "",
+      ),
+    };
     verdict = verdictOf(status, policy);
-    if (!verdict.admitted && verdict.refusal === "check-unavailable") error = status >= 300 && status < 400 ? "redirects are not followed" : `receiver answered ${status}`;
+    if (!verdict.admitted && verdict.refusal === "check-unavailable")
+      error = status >= 300 && status < 400 ? "redirects are not followed" : `receiver answered ${status}`;
   } catch (err) {
     const timedOut = err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError" || /timed out/.test(err.message));
     error = timedOut ? `timed out after ${timeoutMs / 1000} s` : err instanceof Error ? err.message : String(err);
@@ -108,7 +123,8 @@ async function ask(hook: { url: string; sharedSecret: string; id: string }, owne
 
 function verdictOf(status: number, policy: PlaybackPolicy): WebhookVerdict {
   if (status >= 200 && status < 300) return { admitted: true, ttlS: policy.refreshInterval ?? DEFAULT_REFRESH_INTERVAL_S };
-  if (status >= 400 && status < 500 && status !== 408 && status !== 429) return { admitted: false, refusal: "refused", reason: `the access webhook refused this access key (${status})` };
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429)
+    return { admitted: false, refusal: "refused", reason: `the access webhook refused this access key (${status})` };
   return unavailable(status >= 300 && status < 400 ? `answered ${status} (redirects are not followed)` : `answered ${status}`);
 }
 

@@ -29,17 +29,21 @@ export async function createApiKey(userId: string, { name, allowedOrigins }: Api
   const key = newSecret(KEY_PREFIX);
   const [row] = await db()
     .insert(apiKeys)
-    .values({ id: newId(), userId, name, tokenHash: hashKey(key), prefix: key.slice(0, 8), createdAt: Date.now(), allowedOrigins: allowedOrigins ? [...new Set(allowedOrigins)] : null })
+    .values({
+      id: newId(),
+      userId,
+      name,
+      tokenHash: hashKey(key),
+      prefix: key.slice(0, 8),
+      createdAt: Date.now(),
+      allowedOrigins: allowedOrigins ? [...new Set(allowedOrigins)] : null,
+    })
     .returning();
   return { ...serialize(row), key };
 }
 
 export async function listApiKeys(userId: string): Promise<ApiKey[]> {
-  const rows = await db()
-    .select()
-    .from(apiKeys)
-    .where(eq(apiKeys.userId, userId))
-    .orderBy(desc(apiKeys.createdAt));
+  const rows = await db().select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt));
   return rows.map(serialize);
 }
 
@@ -73,14 +77,8 @@ export async function keyHolder(key: string): Promise<KeyHolder | undefined> {
     db()
       .update(apiKeys)
       .set({ lastUsedAt: now })
-      .where(
-        and(
-          eq(apiKeys.id, row.id),
-          or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, now - LAST_USED_RESOLUTION_MS)),
-        ),
-      )
+      .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, now - LAST_USED_RESOLUTION_MS))))
       .catch((err) => console.error("recording API key use failed:", err.message));
   }
   return { keyId: row.id, userId: row.userId, allowedOrigins: row.allowedOrigins ?? [] };
 }
-

@@ -20,6 +20,9 @@ export function downloadName(title: string, extension: string, suffix?: string):
  * RFC 5987's `filename*` (UTF-8), with an ASCII `filename` for old clients.
  */
 export function contentDisposition(filename: string): string {
-  const ascii = filename.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^\x20-\x7e]/g, "_");
+  const ascii = filename
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^\x20-\x7e]/g, "_");
   return create(filename, { type: "inline", fallback: ascii });
 }

@@ -12,8 +12,7 @@ export class ApiError extends Error {
   }
 }
 
-export const unauthorized = (message: string) =>
-  new ApiError(401, [message], { "www-authenticate": 'Bearer realm="castline"' });
+export const unauthorized = (message: string) => new ApiError(401, [message], { "www-authenticate": 'Bearer realm="castline"' });
 
 /** Every error status the API answers, and what it means (the reference's words). */
 export const ERROR_STATUSES: Record<number, string> = {

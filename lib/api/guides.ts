@@ -8,7 +8,7 @@ import { RETRY_SCHEDULE } from "@/lib/webhooks/delivery";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "@/lib/webhooks/events";
 import { sampleEvent } from "@/lib/webhooks/samples";
 import { signatureHeaders } from "@/lib/webhooks/signature";
-import { PageQuery } from "@/db/pagination";
+import { PageQuery } from "@/lib/api/list-query";
 import { ERROR_STATUSES } from "./errors";
 import { operations, type Operation } from "./operations";
 
@@ -24,10 +24,22 @@ const EVENTS: Record<WebhookEvent, { when: string; stream: boolean; payload: str
   "stream.started": { when: "a broadcast is live: every rendition has its first segment", stream: true, payload: "`session`" },
   "stream.idle": { when: "a live broadcast ended", stream: true, payload: "`session`" },
   "recording.started": { when: "a recorded broadcast started", stream: true, payload: "`session`" },
-  "recording.waiting": { when: "a recorded broadcast ended; its recording is playable and waits for a reconnect", stream: true, payload: "`session` (with `recordingUrl`)" },
-  "recording.ready": { when: "the recording plays: its asset is ready (after its `asset.ready`), once the reconnect window passed", stream: true, payload: "`session` (with `mp4Url`), `asset`" },
+  "recording.waiting": {
+    when: "a recorded broadcast ended; its recording is playable and waits for a reconnect",
+    stream: true,
+    payload: "`session` (with `recordingUrl`)",
+  },
+  "recording.ready": {
+    when: "the recording plays: its asset is ready (after its `asset.ready`), once the reconnect window passed",
+    stream: true,
+    payload: "`session` (with `mp4Url`), `asset`",
+  },
   "multistream.connected": { when: "a push to a multistream target connected", stream: true, payload: "`session`, `target` (`id`, `name`, `profile`)" },
-  "multistream.error": { when: "a push failed; it is retried while the broadcast lasts", stream: true, payload: "`session`, `target`, `error` (never the target's key)" },
+  "multistream.error": {
+    when: "a push failed; it is retried while the broadcast lasts",
+    stream: true,
+    payload: "`session`, `target`, `error` (never the target's key)",
+  },
   "multistream.disconnected": { when: "a push ended", stream: true, payload: "`session`, `target`" },
   "asset.created": { when: "an asset was created (upload, import, recording, clip)", stream: false, payload: "`asset`" },
   "asset.ready": { when: "an asset is playable", stream: false, payload: "`asset`" },
@@ -56,8 +68,19 @@ function deliveryExample(): string {
   const time = 1795316498117;
   const { stream, payload } = sampleEvent("stream.started", "<your user id>");
   const { sample: _sample, ...objects } = payload;
-  const body = { id: "<event id>", webhookId: "<webhook id>", createdAt: time, timestamp: time + 73, event: "stream.started", userId: "<your user id>", stream: { ...stream, createdAt: time, lastSeen: time }, payload: objects };
-  return `{\n${Object.entries(body).map(([key, value]) => `  "${key}": ${JSON.stringify(value)}`).join(",\n")}\n}`;
+  const body = {
+    id: "<event id>",
+    webhookId: "<webhook id>",
+    createdAt: time,
+    timestamp: time + 73,
+    event: "stream.started",
+    userId: "<your user id>",
+    stream: { ...stream, createdAt: time, lastSeen: time },
+    payload: objects,
+  };
+  return `{\n${Object.entries(body)
+    .map(([key, value]) => `  "${key}": ${JSON.stringify(value)}`)
+    .join(",\n")}\n}`;
 }
 
 /** Each list that searches and sorts: its filters and order keys, from its query schema. */
@@ -65,7 +88,9 @@ function listOfLists(): string {
   const rows = (Object.values(operations) as Operation[])
     .filter((op) => op.paged && op.query?.shape.order)
     .map((op) => {
-      const query = z.toJSONSchema(op.query!, { io: "input", unrepresentable: "any" }) as { properties: Record<string, { enum?: string[]; description?: string }> };
+      const query = z.toJSONSchema(op.query!, { io: "input", unrepresentable: "any" }) as {
+        properties: Record<string, { enum?: string[]; description?: string }>;
+      };
       const orders = (query.properties.order.enum ?? []).filter((o) => o.endsWith("-true")).map((o) => o.slice(0, -"-true".length));
       const filters = query.properties.filters?.description?.replace(/^URL-encoded JSON \[\{id, value\}\]: /, "") ?? "";
       return `- \`${op.method} ${op.path}\`: \`filters\` ${filters}; \`order\` by ${code(orders)}.`;

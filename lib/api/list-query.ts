@@ -5,6 +5,23 @@ import { z } from "zod";
  * the dashboard builds its URLs with the same schemas.
  */
 
+/**
+ * Lists are newest first unless asked otherwise, and paged by an opaque cursor: the sort
+ * key and id of the last item seen, so pages stay stable while new objects are created
+ * (db/pagination.ts reads it).
+ */
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  cursor: z.string().optional(),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+/** A list's search, filters and order as the URL carries them (`filters` and `order` below, in their text form). */
+export interface ListQuery {
+  filters?: string;
+  order?: string;
+}
+
 /** A list's order: a key and its direction; ties are broken by id in the same direction. */
 export interface Order {
   by: string;
@@ -54,4 +71,3 @@ export type Range = { gt?: number; lt?: number };
 export const TimeRange = RangeOf(z.number().int("must be a whole number of milliseconds").min(0).max(Number.MAX_SAFE_INTEGER));
 /** Of durations in seconds (fractions allowed: double precision). */
 export const SecondsRange = RangeOf(z.number().min(0).max(Number.MAX_SAFE_INTEGER));
-

@@ -20,8 +20,7 @@ function schemaCollector() {
     const defs = (json.$defs ?? {}) as Record<string, unknown>;
     delete json.$defs;
     delete json.$schema;
-    const rewrite = (value: unknown) =>
-      JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+    const rewrite = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
     for (const [name, def] of Object.entries(defs)) components[name] ??= rewrite(def);
     return rewrite(json);
   };
@@ -44,7 +43,10 @@ export function openApiDocument(serverUrl: string) {
     }
     const querySchema = op.query ? (schemaOf(op.query, "input") as { properties?: Record<string, unknown> }) : undefined;
     const requestBody = op.body
-      ? { required: true, content: { "application/json": { schema: schemaOf(op.body, "input"), ...(reference.example ? { example: reference.example } : {}) } } }
+      ? {
+          required: true,
+          content: { "application/json": { schema: schemaOf(op.body, "input"), ...(reference.example ? { example: reference.example } : {}) } },
+        }
       : op.raw && ["PUT", "POST", "PATCH"].includes(op.method)
         ? { description: op.raw, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } }
         : undefined;

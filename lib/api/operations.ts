@@ -1,10 +1,11 @@
+// biome-ignore-all format: a table, one entry per line, read down its columns
 import { z } from "zod";
 import { SigningKey, SigningKeyCreate, SigningKeyCreated, SigningKeyPatch } from "@/lib/access/schema";
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from "@/lib/api-keys/schema";
 import { Asset, AssetDeleteQuery, AssetListQuery, AssetPatch, AssetWithTask, ExportAsset, ExportStarted, ImportAsset, RequestUpload, TextTrack, TextTrackQuery, UploadReceived, UploadRequested } from "@/lib/assets/schema";
 import { ClipPayload } from "@/lib/clips/schema";
 import { Health } from "@/lib/health/schema";
-import { Ingest } from "@/lib/live/ingest";
+import { Ingest } from "@/lib/live/schema";
 import { MediaNode } from "@/lib/live/media-node";
 import { mediaNodeOperations } from "@/lib/media-node-protocol";
 import { PlaybackInfo } from "@/lib/playback/schema";
@@ -14,7 +15,7 @@ import { MultistreamStatus, Target, TargetCreate, TargetCreated, TargetPatch } f
 import { Task, TaskListQuery } from "@/lib/tasks/schema";
 import { SignUp, User, VerifySignUp } from "@/lib/users/schema";
 import { QueuedDelivery, Webhook, WebhookCreated, WebhookDelivery, WebhookInput, WebhookTestRequest } from "@/lib/webhooks/schema";
-import { PageQuery } from "@/db/pagination";
+import { PageQuery } from "@/lib/api/list-query";
 
 /**
  * Every operation of the HTTP API, declared once: the request pipeline (lib/api/route.ts)

@@ -34,8 +34,7 @@ export const TAGS: Record<Tag, string> = {
     "A stream is what an encoder (OBS, ffmpeg) publishes to over RTMP with its stream key, and what viewers watch by its playback id. It carries the renditions (profiles) made while it is live, whether broadcasts are recorded, and the multistream targets they are sent on to. See the guide *Live ingest*.",
   Sessions:
     "A session is one broadcast of a stream: from the first segment to the end of the RTMP connection (or the end of the reconnect window, for recorded streams). It keeps the broadcast's counters and, when recorded, its recording.",
-  Clips:
-    "A clip cuts a range out of a live stream's recent past, a session's recording or an asset, and becomes an asset of its own, made by a clip task.",
+  Clips: "A clip cuts a range out of a live stream's recent past, a session's recording or an asset, and becomes an asset of its own, made by a clip task.",
   Multistream:
     "Multistream targets are other services' ingest URLs (YouTube, Twitch, another RTMP or SRT server). Attached to a stream, they receive its broadcasts (the source, or one rendition) while it is live. A target's URL holds its stream key: it is write-only.",
   Assets:
@@ -46,8 +45,7 @@ export const TAGS: Record<Tag, string> = {
     "Gate playback with a playback policy: viewers then bring a JWT signed with one of your signing keys, or an access key your webhook admits.",
   Tasks:
     "Tasks track background work (imports and uploads, exports, transcodes, clips): pending, running with progress, then completed or failed with its reason.",
-  Webhooks:
-    "Webhooks receive a signed POST for each event they subscribe to; every attempt is logged, and failed ones are retried. See the guide *Webhooks*.",
+  Webhooks: "Webhooks receive a signed POST for each event they subscribe to; every attempt is logged, and failed ones are retried. See the guide *Webhooks*.",
   Users: "Accounts: signing up, and who the caller is.",
   "API keys":
     "API keys authenticate requests (`Authorization: Bearer <key>`). A key is shown once, when it is created. A key created with allowed origins may only create upload URLs, from web pages on those origins.",
@@ -91,8 +89,7 @@ export const OPERATIONS: OperationReference = {
     example: { record: true },
   },
   listIngests: {
-    description:
-      "The RTMP URLs of the healthy media nodes, least loaded first: encoders publish to `<ingest>/<stream key>`. No API key.",
+    description: "The RTMP URLs of the healthy media nodes, least loaded first: encoders publish to `<ingest>/<stream key>`. No API key.",
   },
   listStreamSessions: {
     description: "A stream's broadcasts, newest first; `record=1` lists only the recorded ones.",
@@ -152,7 +149,8 @@ export const OPERATIONS: OperationReference = {
       "An asset: its `status.phase` (`waiting`, `uploading`, `processing`, `ready`, `failed`), `playbackId` and `playbackUrl` once playable, `downloadUrl`, `videoSpec`, hashes, and the renditions of its ladder.",
   },
   updateAsset: {
-    description: "Renames an asset or changes who may watch it (`playbackPolicy`; `null` makes it public). Answers the asset, as the SDK's `asset.update` expects.",
+    description:
+      "Renames an asset or changes who may watch it (`playbackPolicy`; `null` makes it public). Answers the asset, as the SDK's `asset.update` expects.",
     example: { name: "Holiday in Lisbon" },
   },
   deleteAsset: {
@@ -209,8 +207,7 @@ export const OPERATIONS: OperationReference = {
       "How to play a live stream, a recording or an asset, by playback id: its sources (HLS, MP4s, thumbnails, captions). No API key; open to every origin, unless the content's policy lists `allowedOrigins`. Gated content needs the viewer's JWT (`?jwt=` or `Livepeer-Jwt`) or access key (`?accessKey=` or `Livepeer-Access-Key`); its URLs then carry a short-lived playback token. See the guide *Playback*.",
   },
   createSigningKey: {
-    description:
-      `Creates an ES256 key pair for signing viewers' playback JWTs (at most ${MAX_SIGNING_KEYS} per account). The private key is in this answer only; Castline keeps the public key.`,
+    description: `Creates an ES256 key pair for signing viewers' playback JWTs (at most ${MAX_SIGNING_KEYS} per account). The private key is in this answer only; Castline keeps the public key.`,
     example: { name: "Web player" },
   },
   listSigningKeys: {
@@ -261,7 +258,8 @@ export const OPERATIONS: OperationReference = {
     description: "Delivers a logged event again: the same event id (receivers de-duplicate on it), a new timestamp and signature. Queued; answers at once.",
   },
   testWebhook: {
-    description: "Sends a sample of an event (`payload.sample: true`) through the real delivery path, signed, retried and logged like any other. Queued; answers at once.",
+    description:
+      "Sends a sample of an event (`payload.sample: true`) through the real delivery path, signed, retried and logged like any other. Queued; answers at once.",
     example: { event: "stream.started" },
   },
   signUp: {

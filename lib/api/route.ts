@@ -5,6 +5,7 @@ import { keyHolder, type KeyHolder } from "@/lib/api-keys/service";
 import { isFromOwnPage, isOwnOrigin } from "@/lib/auth/origin";
 import { requestBody } from "@/lib/bounded-body";
 import { config } from "@/lib/config";
+import { ownWritesSeen } from "@/lib/delivery/own-writes";
 import { withCorsHeaders } from "./cors";
 import { Refusal } from "@/lib/errors";
 import { ApiError, errorResponse, refusalResponse, unauthorized, validationError } from "./errors";
@@ -14,6 +15,7 @@ import { DATABASE_UNAVAILABLE, isDatabaseUnavailable, RETRY_AFTER_S } from "@/db
 import type { Page } from "@/db/pagination";
 
 const MAX_JSON_BODY = 1024 * 1024;
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export interface Caller {
   userId: string;
@@ -39,11 +41,7 @@ interface Context<O extends Operation> {
  */
 type Answer<O extends Operation> =
   | Response
-  | (O["paged"] extends true
-      ? Page<Output<O["response"]>>
-      : O["response"] extends z.ZodType
-        ? Output<O["response"]>
-        : unknown); // no content: whatever the handler returns is not sent
+  | (O["paged"] extends true ? Page<Output<O["response"]>> : O["response"] extends z.ZodType ? Output<O["response"]> : unknown); // no content: whatever the handler returns is not sent
 
 /**
  * The request pipeline of every /api operation, driven by its declaration (lib/api/operations.ts):
@@ -61,12 +59,15 @@ export function route<O extends Operation>(op: O, handler: (ctx: Context<O>) => 
       if (op.auth === "media") authenticateMediaNode(req);
       const caller = (op.auth === "user" ? await authenticate(req, op) : undefined) as Context<O>["caller"];
       if (caller?.keyId) await quota.spendByKey(caller.keyId);
-      const query = (op.query ? parse(op.query, searchParams(req), "query") : undefined) as Context<O>["query"];
-      const body = (op.body ? parse(op.body, await readJson(req, op.emptyBody), "body") : undefined) as Context<O>["body"];
+      const query = (op.query ? await parse(op.query, searchParams(req), "query") : undefined) as Context<O>["query"];
+      const body = (op.body ? await parse(op.body, await readJson(req, op.emptyBody), "body") : undefined) as Context<O>["body"];
       const params = (await ctx.params) ?? {};
       // Every id we issue matches this; anything else cannot name an object.
       if (Object.values(params).some((p) => !/^[\w-]{1,128}$/.test(p))) throw new ApiError(404, ["not found"]);
-      res = await answer(op, req, await handler({ req, params, body, query, caller }));
+      const result = await handler({ req, params, body, query, caller });
+      // A write's own viewers (its creator reloading the player) see it once it is answered.
+      if (WRITES.has(req.method)) await ownWritesSeen();
+      res = await answer(op, req, result);
     } catch (err) {
       res = failure(req, err);
     }
@@ -129,7 +130,10 @@ async function authenticate(req: Request, op: Operation): Promise<Caller> {
   }
   // The dashboard calls the same API with its session cookie, from its own pages only.
   if (req.headers.get("cookie")?.includes("authjs.session-token")) {
-    if (!isFromOwnPage(req)) throw new ApiError(403, ["a request signed in with the dashboard's session cookie must come from the dashboard's own pages (Origin): elsewhere, use an API key"]);
+    if (!isFromOwnPage(req))
+      throw new ApiError(403, [
+        "a request signed in with the dashboard's session cookie must come from the dashboard's own pages (Origin): elsewhere, use an API key",
+      ]);
     const session = await auth();
     if (session?.user?.id) return { userId: session.user.id };
   }
@@ -146,7 +150,9 @@ function checkKeyOrigin(req: Request, op: Operation, holder: KeyHolder) {
   const origin = req.headers.get("origin");
   if (holder.allowedOrigins.length) {
     if (op.cors !== "key") {
-      throw new ApiError(403, [`a CORS-enabled API key (one with allowedOrigins) may only create upload URLs (POST /api/asset/request-upload), not ${op.method} /api${op.path}: use a key without allowedOrigins on a server`]);
+      throw new ApiError(403, [
+        `a CORS-enabled API key (one with allowedOrigins) may only create upload URLs (POST /api/asset/request-upload), not ${op.method} /api${op.path}: use a key without allowedOrigins on a server`,
+      ]);
     }
     if (origin !== null && !holder.allowedOrigins.includes(origin)) {
       throw new ApiError(403, [`this API key may be used from its allowedOrigins only, not from ${origin}`]);
@@ -154,7 +160,9 @@ function checkKeyOrigin(req: Request, op: Operation, holder: KeyHolder) {
     return;
   }
   if (origin === null || isOwnOrigin(origin, req.headers)) return;
-  throw new ApiError(403, [`this API key may not be used from the web page origin ${origin}: call the API from a server, or use a key whose allowedOrigins lists the origin (it may only create upload URLs)`]);
+  throw new ApiError(403, [
+    `this API key may not be used from the web page origin ${origin}: call the API from a server, or use a key whose allowedOrigins lists the origin (it may only create upload URLs)`,
+  ]);
 }
 
 function authenticateMediaNode(req: Request) {
@@ -190,8 +198,9 @@ async function readJson(req: Request, emptyBody?: true): Promise<unknown> {
   return value;
 }
 
-function parse<T extends z.ZodType>(schema: T, input: unknown, where: "body" | "query"): z.infer<T> {
-  const result = schema.safeParse(input);
+/** Asynchronous: a schema may check with a refinement that loads what it needs (lib/users/common-passwords.ts). */
+async function parse<T extends z.ZodType>(schema: T, input: unknown, where: "body" | "query"): Promise<z.infer<T>> {
+  const result = await schema.safeParseAsync(input);
   if (!result.success) throw validationError(result.error, where);
   return result.data;
 }

@@ -63,7 +63,10 @@ export function parseCaptions(bytes: Uint8Array, duration: number | undefined): 
     throw unprocessable("the caption file is not UTF-8 text");
   }
   const binary = /[\x00-\x08\x0e-\x1f\x7f]/.exec(text);
-  if (binary) throw unprocessable(`line ${lineAt(text, binary.index)}: the caption file is not text (control character 0x${binary[0].charCodeAt(0).toString(16).padStart(2, "0")})`);
+  if (binary)
+    throw unprocessable(
+      `line ${lineAt(text, binary.index)}: the caption file is not text (control character 0x${binary[0].charCodeAt(0).toString(16).padStart(2, "0")})`,
+    );
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
   const captions = /^WEBVTT([ \t].*)?$/.test(lines[0]) ? webVtt(lines) : subRip(lines);
   if (!captions.cues.length) throw unprocessable("the caption file has no cues");

@@ -159,14 +159,23 @@ const Name = z.string().trim().min(1, "must not be empty").max(500);
 /** One rung of a VOD ladder as asked for (Livepeer's transcode profile); H.264 is what Castline encodes. */
 export const TranscodeProfile = z
   .strictObject({
-    name: z.string().trim().min(1).max(64).regex(/^\w[\w.-]*$/, "letters, digits, '.', '_' or '-', starting with a letter or digit").optional(),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .regex(/^\w[\w.-]*$/, "letters, digits, '.', '_' or '-', starting with a letter or digit")
+      .optional(),
     width: z.number().int().min(16).max(7680).optional(),
     height: z.number().int().min(16).max(4320).optional(),
     bitrate: z.number().int().min(50_000).max(100_000_000).describe("bits per second"),
     quality: z.number().int().min(0).max(51).optional().describe("constant quality (x264 CRF); bitrate then caps it"),
     fps: z.number().int().min(1).max(240).optional(),
     fpsDen: z.number().int().min(1).max(1001).optional(),
-    gop: z.string().regex(/^\d+(\.\d+)?$/, "seconds between keyframes, e.g. \"2\"").optional(),
+    gop: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'seconds between keyframes, e.g. "2"')
+      .optional(),
     profile: z.enum(["H264Baseline", "H264Main", "H264High", "H264ConstrainedHigh"]).optional(),
     encoder: z.enum(["H.264", "HEVC", "VP8", "VP9"]).optional(),
   })
@@ -222,10 +231,10 @@ export type AssetPatch = z.infer<typeof AssetPatch>;
 export const AssetWithTask = z.object({ asset: Asset, task: Task }).meta({ id: "AssetWithTask" });
 export type AssetWithTask = z.infer<typeof AssetWithTask>;
 
-export const Pinning = z.union([
-  z.strictObject({ jwt: z.string().min(1).max(4096) }),
-  z.strictObject({ apiKey: z.string().min(1).max(512), apiSecret: z.string().min(1).max(512) }),
-], { message: "give either jwt, or apiKey together with apiSecret" });
+export const Pinning = z.union(
+  [z.strictObject({ jwt: z.string().min(1).max(4096) }), z.strictObject({ apiKey: z.string().min(1).max(512), apiSecret: z.string().min(1).max(512) })],
+  { message: "give either jwt, or apiKey together with apiSecret" },
+);
 
 export const ExportAsset = z
   .strictObject({

@@ -5,8 +5,8 @@ import { checkPlaybackPolicy } from "@/lib/access/policy";
 import type { PlaybackPolicy } from "@/lib/access/schema";
 import { compact } from "@/lib/compact";
 import { notFound } from "@/lib/errors";
-import { inRange, nameContains, pageOf, type Page, type PageQuery } from "@/db/pagination";
-import type { Order } from "@/lib/api/list-query";
+import { inRange, nameContains, pageOf, type Page } from "@/db/pagination";
+import type { Order, PageQuery } from "@/lib/api/list-query";
 import { config } from "@/lib/config";
 import { newId, newPlaybackId } from "@/lib/ids";
 import { assetPurged } from "@/lib/jobs/events";
@@ -186,7 +186,11 @@ export async function patchAsset(userId: string, id: string, patch: AssetPatch):
   if (patch.name !== undefined) changes.name = patch.name;
   if (patch.playbackPolicy !== undefined) changes.playbackPolicy = await checkPlaybackPolicy(userId, patch.playbackPolicy);
   if (Object.keys(changes).length) {
-    const [row] = await db().update(assets).set(changes).where(and(eq(assets.id, id), visible(userId))).returning();
+    const [row] = await db()
+      .update(assets)
+      .set(changes)
+      .where(and(eq(assets.id, id), visible(userId)))
+      .returning();
     if (!row) throw notFound("asset");
     await notifyWebhooks(userId, "asset.updated", { payload: { asset: serializeAsset(row) } });
   }

@@ -10,7 +10,7 @@ import { publicOrigin } from "@/lib/origin";
 import { objects } from "@/lib/storage";
 import { MAX_CAPTION_BYTES, parseCaptions } from "./captions";
 import { captionKey } from "./keys";
-import type { TextTrack, } from "./schema";
+import type { TextTrack } from "./schema";
 import { ownAsset, type AssetRow } from "./service";
 
 export type TextTrackRow = typeof assetTextTracks.$inferSelect;
@@ -76,7 +76,14 @@ export async function addTextTrack(userId: string, assetId: string, track: NewTe
   await objects().write(captionKey(asset.id, id), Readable.from([Buffer.from(captions.vtt)]), { contentType: "text/vtt" });
   const [row] = await db()
     .insert(assetTextTracks)
-    .values({ id, assetId: asset.id, language: track.language, name: track.name ?? languageName(track.language), format: captions.format, createdAt: Date.now() })
+    .values({
+      id,
+      assetId: asset.id,
+      language: track.language,
+      name: track.name ?? languageName(track.language),
+      format: captions.format,
+      createdAt: Date.now(),
+    })
     .returning();
   return serializeTextTrack(row, asset.playbackId);
 }

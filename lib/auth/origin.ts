@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { config } from "@/lib/config";
-import { browserOrigin, publicOrigin } from "@/lib/origin";
+import { browserOrigin, publicOrigin, type HeaderReader } from "@/lib/origin";
 
 /**
  * The request as Auth.js should see it. It builds its redirects (after sign-out, for
@@ -20,7 +20,7 @@ export function atBrowserOrigin(req: NextRequest): NextRequest {
 }
 
 /** Whether a page's origin is this deployment's own (the dashboard, the player), as configured or as the browser reached it. */
-export function isOwnOrigin(origin: string, headers: Headers): boolean {
+export function isOwnOrigin(origin: string, headers: HeaderReader): boolean {
   return origin === publicOrigin() || origin === browserOrigin(headers);
 }
 

@@ -48,5 +48,8 @@ export async function endSession(sid: unknown) {
   if (typeof sid !== "string") return;
   const now = Date.now();
   await db().delete(endedSessions).where(lt(endedSessions.expiresAt, now));
-  await db().insert(endedSessions).values({ id: sid, expiresAt: now + SESSION_MAX_AGE_S * 1000 }).onConflictDoNothing();
+  await db()
+    .insert(endedSessions)
+    .values({ id: sid, expiresAt: now + SESSION_MAX_AGE_S * 1000 })
+    .onConflictDoNothing();
 }

@@ -43,7 +43,25 @@ export const CONTAINERS: Container[] = [
 export const READABLE_DEMUXERS = [...new Set(CONTAINERS.map((c) => c.demuxer))].join(",");
 
 /** Names of video files in these containers, for a file picker: some systems give .mkv or .mts files no video/* type. */
-export const VIDEO_FILE_EXTENSIONS = [".mp4", ".m4v", ".mov", ".3gp", ".webm", ".mkv", ".avi", ".mts", ".m2ts", ".ts", ".mpg", ".mpeg", ".vob", ".flv", ".ogv", ".wmv", ".asf"];
+export const VIDEO_FILE_EXTENSIONS = [
+  ".mp4",
+  ".m4v",
+  ".mov",
+  ".3gp",
+  ".webm",
+  ".mkv",
+  ".avi",
+  ".mts",
+  ".m2ts",
+  ".ts",
+  ".mpg",
+  ".mpeg",
+  ".vob",
+  ".flv",
+  ".ogv",
+  ".wmv",
+  ".asf",
+];
 
 /** WebM's codecs: a Matroska file holding only these is reported as WebM. */
 const WEBM_CODECS = new Set(["vp8", "vp9", "av1", "opus", "vorbis"]);
@@ -59,9 +77,15 @@ export function containerOf(formatName: string, majorBrand: string | undefined, 
   const demuxer = formatName.split(",")[0];
   const format =
     demuxer === "mov"
-      ? QUICKTIME_BRAND.test(majorBrand ?? "") ? "mov" : THREE_GPP_BRAND.test(majorBrand ?? "") ? "3gp" : "mp4"
+      ? QUICKTIME_BRAND.test(majorBrand ?? "")
+        ? "mov"
+        : THREE_GPP_BRAND.test(majorBrand ?? "")
+          ? "3gp"
+          : "mp4"
       : demuxer === "matroska"
-        ? codecs.every((c) => WEBM_CODECS.has(c)) ? "webm" : "mkv"
+        ? codecs.every((c) => WEBM_CODECS.has(c))
+          ? "webm"
+          : "mkv"
         : demuxer;
   return CONTAINERS.find((c) => c.demuxer === demuxer && c.format === format);
 }

@@ -3,16 +3,16 @@ import readline from "node:readline";
 import { config } from "@/lib/config";
 import { cancellation } from "@/lib/cancellation";
 import { READABLE_DEMUXERS } from "@/lib/av/containers";
-import { BACKGROUND_NICENESS } from "@/lib/av/machine";
+import { BACKGROUND_NICENESS, DEFERRED_NICENESS } from "@/lib/av/machine";
 import { spawnTied } from "@/lib/tied-process";
 
 /**
  * ffmpeg processes that never outlive us (even a kill -9 of this process takes them
  * down: lib/tied-process.ts), and stop() escalates TERM, TERM, KILL (an ffmpeg blocked
  * in I/O ignores the first TERM). Live work (the transcoder, recorder and pushes of a
- * broadcast) runs at normal priority; `background` work (VOD renditions, clips,
- * recordings' remux, thumbnails) at a lower one, so that on a machine that runs both
- * the kernel gives the CPU to live work first.
+ * broadcast) runs at normal priority; `background` work (clips, making uploads and
+ * recordings playable) at a lower one, so that on a machine that runs both the kernel gives
+ * the CPU to live work first; `deferred` work (VOD renditions, seek previews) at the lowest.
  */
 
 export interface FfmpegProcess {
@@ -26,11 +26,11 @@ export interface FfmpegProcess {
 
 export function runFfmpeg(
   args: string[],
-  opts: { onProgress?: (fields: Record<string, string>) => void; bin?: string; env?: NodeJS.ProcessEnv; background?: boolean } = {},
+  opts: { onProgress?: (fields: Record<string, string>) => void; bin?: string; env?: NodeJS.ProcessEnv; background?: boolean; deferred?: boolean } = {},
 ): FfmpegProcess {
   const bin = opts.bin ?? config().FFMPEG_PATH;
   const spawnOpts: SpawnOptions = { stdio: ["ignore", "pipe", "pipe"], env: opts.env ?? process.env };
-  const child = spawnTied(bin, args, spawnOpts, "SIGKILL", opts.background ? BACKGROUND_NICENESS : 0);
+  const child = spawnTied(bin, args, spawnOpts, "SIGKILL", opts.deferred ? DEFERRED_NICENESS : opts.background ? BACKGROUND_NICENESS : 0);
   const tail: string[] = [];
   readline.createInterface({ input: child.stderr! }).on("line", (line) => {
     tail.push(line);
@@ -64,14 +64,18 @@ export function runFfmpeg(
 
 /**
  * One ffmpeg run of background work to completion (quiet, overwriting, at background
- * priority); throws with its last stderr lines if it fails, or the reason its work was
+ * priority, or the lowest when `deferred`); throws with its last stderr lines if it fails, or the reason its work was
  * called off (lib/cancellation.ts), having stopped it.
  */
-export async function ffmpeg(args: string[], opts: { onProgress?: (fields: Record<string, string>) => void } = {}): Promise<void> {
+export async function ffmpeg(args: string[], opts: { onProgress?: (fields: Record<string, string>) => void; deferred?: boolean } = {}): Promise<void> {
   const signal = cancellation();
   signal?.throwIfAborted();
   const progress = opts.onProgress ? ["-progress", "pipe:1", "-nostats"] : [];
-  const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...progress, ...args], { background: true, onProgress: opts.onProgress });
+  const proc = runFfmpeg(["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...progress, ...args], {
+    background: true,
+    deferred: opts.deferred,
+    onProgress: opts.onProgress,
+  });
   const stop = () => void proc.stop();
   signal?.addEventListener("abort", stop, { once: true });
   try {

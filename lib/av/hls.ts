@@ -65,7 +65,15 @@ export function masterPlaylist(variants: Variant[], subtitles: Subtitles[] = [])
   const lines = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-INDEPENDENT-SEGMENTS"];
   for (const s of subtitles) {
     // Off until the viewer picks one; AUTOSELECT lets players pick by the device's language.
-    const attrs = [`TYPE=SUBTITLES`, `GROUP-ID="${SUBTITLES_GROUP}"`, `NAME=${quoted(s.name)}`, `LANGUAGE=${quoted(s.language)}`, "DEFAULT=NO", "AUTOSELECT=YES", `URI=${quoted(s.uri)}`];
+    const attrs = [
+      `TYPE=SUBTITLES`,
+      `GROUP-ID="${SUBTITLES_GROUP}"`,
+      `NAME=${quoted(s.name)}`,
+      `LANGUAGE=${quoted(s.language)}`,
+      "DEFAULT=NO",
+      "AUTOSELECT=YES",
+      `URI=${quoted(s.uri)}`,
+    ];
     lines.push(`#EXT-X-MEDIA:${attrs.join(",")}`);
   }
   for (const v of variants) {

@@ -2,7 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { PlaybackPolicy, SigningKey, SigningKeyCreated, SigningKeyPatch } from "@/lib/access/schema";
-import { api } from "./api";
+import { call } from "@/lib/api/client";
+import { operations } from "@/lib/api/operations";
 
 export type { PlaybackPolicy, SigningKey, SigningKeyCreated };
 
@@ -10,18 +11,16 @@ const keys = {
   signingKeys: ["signing-keys"] as const,
 };
 
-const enc = encodeURIComponent;
-
 /** The user's signing keys for viewer tokens (`lastSeen` moves as viewers use them). */
 export function useSigningKeys() {
-  return useQuery({ queryKey: keys.signingKeys, queryFn: () => api<SigningKey[]>("/api/access-control/signing-key") });
+  return useQuery({ queryKey: keys.signingKeys, queryFn: () => call(operations.listSigningKeys) });
 }
 
 /** The private key comes back from this call only. */
 export function useCreateSigningKey() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (name: string | undefined) => api<SigningKeyCreated>("/api/access-control/signing-key", "POST", name ? { name } : {}),
+    mutationFn: (name: string | undefined) => call(operations.createSigningKey, { body: name ? { name } : {} }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.signingKeys }),
   });
 }
@@ -29,7 +28,7 @@ export function useCreateSigningKey() {
 export function useUpdateSigningKey() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, patch }: { id: string; patch: SigningKeyPatch }) => api(`/api/access-control/signing-key/${enc(id)}`, "PATCH", patch),
+    mutationFn: ({ id, patch }: { id: string; patch: SigningKeyPatch }) => call(operations.updateSigningKey, { params: { id }, body: patch }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.signingKeys }),
   });
 }
@@ -37,7 +36,7 @@ export function useUpdateSigningKey() {
 export function useDeleteSigningKey() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api(`/api/access-control/signing-key/${enc(id)}`, "DELETE"),
+    mutationFn: (id: string) => call(operations.deleteSigningKey, { params: { id } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.signingKeys }),
   });
 }

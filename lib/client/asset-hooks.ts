@@ -2,11 +2,12 @@
 
 import { keepPreviousData, queryOptions, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import type { Asset, AssetPatch, AssetWithTask, ExportRequest, ExportStarted, TextTrack, UploadRequested } from "@/lib/assets/schema";
+import { ApiRequestError, call, RawBody } from "@/lib/api/client";
+import type { ListQuery } from "@/lib/api/list-query";
+import { operations } from "@/lib/api/operations";
+import type { Asset, AssetPatch, ExportRequest } from "@/lib/assets/schema";
 import type { ClipParams } from "@/lib/clips/schema";
-import type { Session } from "@/lib/sessions/schema";
 import type { Task } from "@/lib/tasks/schema";
-import { api, apiPage, apiUpload, ApiRequestError } from "./api";
 
 /** Processing and task progress move by the second while someone watches them. */
 const ACTIVE_POLL_MS = 2_000;
@@ -25,8 +26,6 @@ const keys = {
   textTracks: (id: string) => ["assets", id, "text-tracks"] as const,
 };
 
-const enc = encodeURIComponent;
-
 /**
  * The ABR ladder is still being transcoded: a ready asset has a progress only meanwhile
  * (the list has no renditions; one asset has them).
@@ -38,21 +37,19 @@ export const ladderTranscoding = (asset: Pick<Asset, "status" | "renditions">) =
 export const assetSettled = (asset: Pick<Asset, "status" | "renditions">) =>
   asset.status.phase === "failed" || (asset.status.phase === "ready" && !ladderTranscoding(asset));
 
-export const taskActive = (task: Pick<Task, "status">) =>
-  task.status.phase === "pending" || task.status.phase === "waiting" || task.status.phase === "running";
+export const taskActive = (task: Pick<Task, "status">) => task.status.phase === "pending" || task.status.phase === "waiting" || task.status.phase === "running";
 
 // ---- assets
 
 /** The user's assets, searched, filtered and sorted by `listQuery` (the API's `filters` and `order`). */
-export function useAssets(listQuery = "") {
+export function useAssets(listQuery: ListQuery = {}) {
   return useInfiniteQuery({
     queryKey: [...keys.assetLists, listQuery],
-    queryFn: ({ pageParam }) => apiPage<Asset>(pageParam),
-    initialPageParam: `/api/asset?limit=${PAGE}${listQuery && `&${listQuery}`}`,
+    queryFn: ({ pageParam }) => call(operations.listAssets, { query: { ...listQuery, limit: PAGE, cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
     placeholderData: keepPreviousData,
-    getNextPageParam: (last) => last.next,
-    refetchInterval: (query) =>
-      query.state.data?.pages.some((page) => page.items.some((asset) => !assetSettled(asset))) ? ACTIVE_POLL_MS : false,
+    getNextPageParam: (last) => last.nextCursor,
+    refetchInterval: (query) => (query.state.data?.pages.some((page) => page.items.some((asset) => !assetSettled(asset))) ? ACTIVE_POLL_MS : false),
   });
 }
 
@@ -71,7 +68,7 @@ export function useRefreshAssetsOn(trigger: string) {
 const assetQuery = (id: string) =>
   queryOptions({
     queryKey: keys.asset(id),
-    queryFn: () => api<Asset>(`/api/asset/${enc(id)}`),
+    queryFn: () => call(operations.getAsset, { params: { id } }),
     refetchInterval: (query) => (query.state.data && !assetSettled(query.state.data) ? ACTIVE_POLL_MS : false),
   });
 
@@ -86,19 +83,19 @@ export function useAssetsById(ids: readonly string[]): ReadonlyMap<string, Asset
 }
 
 /** Creates the asset (phase "waiting") and where to send its file. */
-export const requestUpload = (name: string) => api<UploadRequested>("/api/asset/request-upload", "POST", { name });
+export const requestUpload = (name: string) => call(operations.requestUpload, { body: { name } });
 
 /** Name and viewer access; the asset is fetched again afterwards (the PATCH answer has no renditions). */
 export function useUpdateAsset(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (patch: AssetPatch) => api<Asset>(`/api/asset/${enc(id)}`, "PATCH", patch),
+    mutationFn: (patch: AssetPatch) => call(operations.updateAsset, { params: { id }, body: patch }),
     onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: keys.asset(id) }), qc.invalidateQueries({ queryKey: keys.assetLists })]),
   });
 }
 
 /** The dashboard's delete is a takedown: the video stops playing everywhere and its files go. */
-export const deleteAsset = (id: string) => api(`/api/asset/${enc(id)}?purge=true`, "DELETE");
+export const deleteAsset = (id: string) => call(operations.deleteAsset, { params: { id }, query: { purge: "true" } });
 
 export function useDeleteAsset() {
   const qc = useQueryClient();
@@ -114,7 +111,7 @@ export function useDeleteAsset() {
 export function useImportAsset() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: { url: string; name: string }) => api<AssetWithTask>("/api/asset/import", "POST", input),
+    mutationFn: (input: { url: string; name: string }) => call(operations.importAsset, { body: input }),
     onSuccess: ({ asset }) => {
       qc.setQueryData(keys.asset(asset.id), asset);
       void qc.invalidateQueries({ queryKey: keys.tasks });
@@ -126,7 +123,7 @@ export function useImportAsset() {
 export function useExportAsset(assetId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: ExportRequest) => api<ExportStarted>(`/api/asset/${enc(assetId)}/export`, "POST", input),
+    mutationFn: (input: ExportRequest) => call(operations.exportAsset, { params: { id: assetId }, body: input }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.tasks }),
   });
 }
@@ -142,7 +139,7 @@ export interface ClipRequest {
 export function useCreateClip() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: ClipRequest) => api<AssetWithTask>("/api/clip", "POST", input),
+    mutationFn: (input: ClipRequest) => call(operations.createClip, { body: input }),
     onSuccess: ({ asset }) => {
       qc.setQueryData(keys.asset(asset.id), asset);
       void qc.invalidateQueries({ queryKey: keys.tasks });
@@ -154,16 +151,15 @@ export function useCreateClip() {
 // ---- captions
 
 export const useTextTracks = (assetId: string) =>
-  useQuery({ queryKey: keys.textTracks(assetId), queryFn: () => api<TextTrack[]>(`/api/asset/${enc(assetId)}/text-tracks`), retry: false });
+  useQuery({ queryKey: keys.textTracks(assetId), queryFn: () => call(operations.listTextTracks, { params: { id: assetId } }), retry: false });
 
 /** The file goes as the raw body, its type from its extension (.srt is SubRip, anything else WebVTT). */
 export function useAddTextTrack(assetId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ file, language, name }: { file: File; language: string; name?: string }) => {
-      const query = new URLSearchParams({ language, ...(name && { name }) });
       const type = /\.srt$/i.test(file.name) ? "application/x-subrip" : "text/vtt";
-      return apiUpload<TextTrack>(`/api/asset/${enc(assetId)}/text-tracks?${query}`, file, type);
+      return call(operations.createTextTrack, { params: { id: assetId }, query: { language, ...(name && { name }) }, body: new RawBody(file, type) });
     },
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.textTracks(assetId) }),
   });
@@ -172,7 +168,7 @@ export function useAddTextTrack(assetId: string) {
 export function useDeleteTextTrack(assetId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (trackId: string) => api(`/api/asset/${enc(assetId)}/text-tracks/${enc(trackId)}`, "DELETE"),
+    mutationFn: (trackId: string) => call(operations.deleteTextTrack, { params: { id: assetId, trackId } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.textTracks(assetId) }),
   });
 }
@@ -180,13 +176,13 @@ export function useDeleteTextTrack(assetId: string) {
 // ---- tasks
 
 /** The user's tasks, filtered and sorted by `listQuery` (the API's `filters` and `order`). */
-export function useTasks(listQuery = "") {
+export function useTasks(listQuery: ListQuery = {}) {
   return useInfiniteQuery({
     queryKey: [...keys.taskLists, listQuery],
-    queryFn: ({ pageParam }) => apiPage<Task>(pageParam),
-    initialPageParam: `/api/task?limit=${PAGE}${listQuery && `&${listQuery}`}`,
+    queryFn: ({ pageParam }) => call(operations.listTasks, { query: { ...listQuery, limit: PAGE, cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
     placeholderData: keepPreviousData,
-    getNextPageParam: (last) => last.next,
+    getNextPageParam: (last) => last.nextCursor,
     refetchInterval: (query) => (query.state.data?.pages.some((page) => page.items.some(taskActive)) ? ACTIVE_POLL_MS : false),
   });
 }
@@ -200,7 +196,7 @@ export function useAssetExports(assetId: string) {
   const query = useQuery({
     queryKey: keys.assetTasks(assetId),
     queryFn: async () =>
-      (await apiPage<Task>(`/api/task?limit=${ASSET_TASKS_WINDOW}`)).items.filter(
+      (await call(operations.listTasks, { query: { limit: ASSET_TASKS_WINDOW } })).items.filter(
         (task) => task.type === "export" && task.inputAssetId === assetId,
       ),
     refetchInterval: (q) => (q.state.data?.some(taskActive) ? ACTIVE_POLL_MS : false),
@@ -230,7 +226,7 @@ const LIVE_CLIPS_POLL_MS = 5_000;
 export function useStreamClips(streamId: string, live: boolean) {
   return useQuery({
     queryKey: clipKeys.stream(streamId),
-    queryFn: () => api<Asset[]>(`/api/stream/${enc(streamId)}/clips?limit=20`),
+    queryFn: async () => (await call(operations.listStreamClips, { params: { id: streamId }, query: { limit: 20 } })).items,
     refetchInterval: (query) => (query.state.data?.some((clip) => !assetSettled(clip)) ? ACTIVE_POLL_MS : live ? LIVE_CLIPS_POLL_MS : false),
   });
 }
@@ -245,14 +241,16 @@ export function useClipLastSeconds(stream: { id: string; playbackId?: string }, 
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async () => {
-      const session = sessionId ? await api<Session>(`/api/session/${enc(sessionId)}`) : undefined;
+      const session = sessionId ? await call(operations.getSession, { params: { id: sessionId } }) : undefined;
       const kept = session?.clippable;
-      if (!session || !kept) throw new ApiRequestError(400, ["Nothing of this broadcast is stored yet: try again in a few seconds."]);
-      return api<AssetWithTask>("/api/clip", "POST", {
-        playbackId: stream.playbackId,
-        sessionId: session.id,
-        startTime: Math.max(kept.startTime, kept.endTime - seconds * 1000),
-        endTime: kept.endTime,
+      if (!session || !kept || !stream.playbackId) throw new ApiRequestError(400, ["Nothing of this broadcast is stored yet: try again in a few seconds."]);
+      return call(operations.createClip, {
+        body: {
+          playbackId: stream.playbackId,
+          sessionId: session.id,
+          startTime: Math.max(kept.startTime, kept.endTime - seconds * 1000),
+          endTime: kept.endTime,
+        },
       });
     },
     onSuccess: () => qc.invalidateQueries({ queryKey: clipKeys.stream(stream.id) }),
@@ -267,16 +265,21 @@ export function useRetryClip(streamId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (clip: Pick<Asset, "id" | "name">) => {
-      const filters = enc(JSON.stringify([{ id: "type", value: "clip" }, { id: "outputAssetId", value: clip.id }]));
-      const [task] = await api<Task[]>(`/api/task?filters=${filters}&limit=1`);
+      const filters = JSON.stringify([
+        { id: "type", value: "clip" },
+        { id: "outputAssetId", value: clip.id },
+      ]);
+      const [task] = (await call(operations.listTasks, { query: { filters, limit: 1 } })).items;
       const params = task?.params.clip as ClipParams | undefined;
       if (!params) throw new ApiRequestError(404, ["This clip's range is no longer known: make a new clip."]);
-      const created = await api<AssetWithTask>("/api/clip", "POST", {
-        playbackId: params.clipStrategy.playbackId,
-        startTime: params.clipStrategy.startTime,
-        endTime: params.clipStrategy.endTime,
-        ...(params.sessionId ? { sessionId: params.sessionId } : {}),
-        name: clip.name,
+      const created = await call(operations.createClip, {
+        body: {
+          playbackId: params.clipStrategy.playbackId,
+          startTime: params.clipStrategy.startTime,
+          endTime: params.clipStrategy.endTime,
+          ...(params.sessionId ? { sessionId: params.sessionId } : {}),
+          name: clip.name,
+        },
       });
       await deleteAsset(clip.id);
       return created;

@@ -2,14 +2,13 @@
 
 import { keepPreviousData, useInfiniteQuery, type InfiniteData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
-import type { ApiKey, ApiKeyCreated } from "@/lib/api-keys/schema";
-import type { MediaNode } from "@/lib/live/media-node";
-import type { Session, SessionHealth } from "@/lib/sessions/schema";
+import { call, type Page } from "@/lib/api/client";
+import type { ListQuery } from "@/lib/api/list-query";
+import { operations } from "@/lib/api/operations";
+import type { Session } from "@/lib/sessions/schema";
 import type { Profile, Stream, StreamPatch } from "@/lib/streams/schema";
-import type { MultistreamStatus, Target, TargetPatch } from "@/lib/targets/schema";
-import type { QueuedDelivery, Webhook, WebhookCreated, WebhookDelivery } from "@/lib/webhooks/schema";
+import type { TargetPatch } from "@/lib/targets/schema";
 import type { WebhookEvent } from "@/lib/webhooks/events";
-import { api, apiPage, type ApiPage } from "./api";
 
 /** Live status changes without the user doing anything: lists and details poll. */
 const STREAM_POLL_MS = 10_000;
@@ -33,18 +32,16 @@ const keys = {
   mediaNodes: ["media-nodes"] as const,
 };
 
-const enc = encodeURIComponent;
-
 // ---- API keys
 
 export function useApiKeys() {
-  return useQuery({ queryKey: keys.apiKeys, queryFn: () => api<ApiKey[]>("/api/api-key") });
+  return useQuery({ queryKey: keys.apiKeys, queryFn: () => call(operations.listApiKeys) });
 }
 
 export function useCreateApiKey() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: { name: string; allowedOrigins?: string[] }) => api<ApiKeyCreated>("/api/api-key", "POST", input),
+    mutationFn: (input: { name: string; allowedOrigins?: string[] }) => call(operations.createApiKey, { body: input }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.apiKeys }),
   });
 }
@@ -52,7 +49,7 @@ export function useCreateApiKey() {
 export function useRevokeApiKey() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api(`/api/api-key/${enc(id)}`, "DELETE"),
+    mutationFn: (id: string) => call(operations.revokeApiKey, { params: { id } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.apiKeys }),
   });
 }
@@ -62,12 +59,12 @@ export function useRevokeApiKey() {
 const STREAM_PAGE = 50;
 
 /** The user's streams, searched, filtered and sorted by `listQuery` (the API's `filters` and `order`). */
-export function useStreams(listQuery = "") {
+export function useStreams(listQuery: ListQuery = {}) {
   return useInfiniteQuery({
     queryKey: [...keys.streamLists, listQuery],
-    queryFn: ({ pageParam }) => apiPage<Stream>(pageParam),
-    initialPageParam: `/api/stream?streamsonly=1&limit=${STREAM_PAGE}${listQuery && `&${listQuery}`}`,
-    getNextPageParam: (last) => last.next,
+    queryFn: ({ pageParam }) => call(operations.listStreams, { query: { ...listQuery, streamsonly: "1", limit: STREAM_PAGE, cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor,
     refetchInterval: STREAM_POLL_MS,
     placeholderData: keepPreviousData,
   });
@@ -91,7 +88,7 @@ export function useStreamBroadcasts(id: string) {
   const qc = useQueryClient();
   const pollMs = () => {
     const stream = qc.getQueryData<Stream>(keys.stream(id));
-    const sessions = qc.getQueryData<InfiniteData<ApiPage<Session>>>(keys.sessions(id))?.pages.flatMap((p) => p.items);
+    const sessions = qc.getQueryData<InfiniteData<Page<Session>>>(keys.sessions(id))?.pages.flatMap((p) => p.items);
     const busy =
       stream?.isActive ||
       sessions?.some((s) => s.isActive || s.recordingStatus === "waiting") ||
@@ -100,15 +97,15 @@ export function useStreamBroadcasts(id: string) {
   };
   const stream = useQuery({
     queryKey: keys.stream(id),
-    queryFn: () => api<Stream>(`/api/stream/${enc(id)}`),
+    queryFn: () => call(operations.getStream, { params: { id } }),
     refetchInterval: pollMs,
   });
   // Polling refetches every loaded page from the newest, so "Load more" pages stay contiguous.
   const sessions = useInfiniteQuery({
     queryKey: keys.sessions(id),
-    queryFn: ({ pageParam }) => apiPage<Session>(pageParam),
-    initialPageParam: `/api/stream/${enc(id)}/sessions?limit=${SESSION_PAGE}`,
-    getNextPageParam: (last) => last.next,
+    queryFn: ({ pageParam }) => call(operations.listStreamSessions, { params: { id }, query: { limit: SESSION_PAGE, cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor,
     refetchInterval: pollMs,
   });
 
@@ -134,9 +131,9 @@ const SESSION_PAGE = 20;
 export function useSessions() {
   return useInfiniteQuery({
     queryKey: keys.allSessions,
-    queryFn: ({ pageParam }) => apiPage<Session>(pageParam),
-    initialPageParam: `/api/session?limit=${SESSION_PAGE}`,
-    getNextPageParam: (last) => last.next,
+    queryFn: ({ pageParam }) => call(operations.listSessions, { query: { limit: SESSION_PAGE, cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor,
     refetchInterval: STREAM_POLL_MS,
   });
 }
@@ -145,7 +142,7 @@ export function useSessions() {
 export function useSession(id: string) {
   return useQuery({
     queryKey: keys.session(id),
-    queryFn: () => api<Session>(`/api/session/${enc(id)}`),
+    queryFn: () => call(operations.getSession, { params: { id } }),
     refetchInterval: (query) => {
       const s = query.state.data;
       return s?.isActive || s?.recordingStatus === "waiting" ? BROADCAST_POLL_MS : false;
@@ -161,7 +158,7 @@ export function useSessionHealth(id: string | undefined, live: boolean) {
   return useQuery({
     // Asked again when the broadcast ends: its last readings and its end close the graph.
     queryKey: [...keys.sessionHealth(id ?? ""), live],
-    queryFn: () => api<SessionHealth>(`/api/session/${enc(id!)}/health`),
+    queryFn: () => call(operations.getSessionHealth, { params: { id: id! } }),
     enabled: !!id,
     refetchInterval: live ? HEALTH_POLL_MS : false,
   });
@@ -176,7 +173,7 @@ export interface NewStream {
 export function useCreateStream() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: NewStream) => api<Stream>("/api/stream", "POST", input),
+    mutationFn: (input: NewStream) => call(operations.createStream, { body: input }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.streams }),
   });
 }
@@ -185,7 +182,7 @@ export function useCreateStream() {
 export function useUpdateStream(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (patch: StreamPatch) => api(`/api/stream/${enc(id)}`, "PATCH", patch),
+    mutationFn: (patch: StreamPatch) => call(operations.updateStream, { params: { id }, body: patch }),
     onMutate: async (patch) => {
       await qc.cancelQueries({ queryKey: keys.stream(id) });
       const previous = qc.getQueryData<Stream>(keys.stream(id));
@@ -203,7 +200,7 @@ export function useUpdateStream(id: string) {
 export function useRotateStreamKey(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => api<Stream>(`/api/stream/${enc(id)}/rotate-key`, "POST"),
+    mutationFn: () => call(operations.rotateStreamKey, { params: { id } }),
     onSuccess: (stream) => {
       qc.setQueryData(keys.stream(id), stream);
       return qc.invalidateQueries({ queryKey: keys.streams });
@@ -214,7 +211,7 @@ export function useRotateStreamKey(id: string) {
 export function useDeleteStream() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api(`/api/stream/${enc(id)}`, "DELETE"),
+    mutationFn: (id: string) => call(operations.deleteStream, { params: { id } }),
     onSuccess: (_data, id) => {
       qc.removeQueries({ queryKey: keys.stream(id) });
       return qc.invalidateQueries({ queryKey: keys.streamLists });
@@ -227,7 +224,7 @@ export function useDeleteStream() {
 export function useTargets() {
   return useQuery({
     queryKey: keys.targets,
-    queryFn: async () => (await apiPage<Target>("/api/multistream/target?limit=1000")).items,
+    queryFn: async () => (await call(operations.listTargets, { query: { limit: 1000 } })).items,
   });
 }
 
@@ -235,7 +232,7 @@ export function useTargets() {
 export function useMultistreamStatus(streamId: string, live: boolean) {
   return useQuery({
     queryKey: keys.multistreamStatus(streamId),
-    queryFn: () => api<MultistreamStatus>(`/api/stream/${enc(streamId)}/multistream/status`),
+    queryFn: () => call(operations.getMultistreamStatus, { params: { id: streamId } }),
     enabled: live,
     refetchInterval: live ? BROADCAST_POLL_MS : false,
   });
@@ -244,7 +241,7 @@ export function useMultistreamStatus(streamId: string, live: boolean) {
 export function useCreateTarget() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: { name?: string; url: string }) => api<Target>("/api/multistream/target", "POST", input),
+    mutationFn: (input: { name?: string; url: string }) => call(operations.createTarget, { body: input }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.targets }),
   });
 }
@@ -252,8 +249,7 @@ export function useCreateTarget() {
 export function useUpdateTarget() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, patch }: { id: string; patch: TargetPatch }) =>
-      api(`/api/multistream/target/${enc(id)}`, "PATCH", patch),
+    mutationFn: ({ id, patch }: { id: string; patch: TargetPatch }) => call(operations.updateTarget, { params: { id }, body: patch }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.targets }),
   });
 }
@@ -261,7 +257,7 @@ export function useUpdateTarget() {
 export function useDeleteTarget() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api(`/api/multistream/target/${enc(id)}`, "DELETE"),
+    mutationFn: (id: string) => call(operations.deleteTarget, { params: { id } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.targets }),
   });
 }
@@ -280,19 +276,19 @@ const WEBHOOK_POLL_MS = 10_000;
 export function useWebhooks() {
   return useQuery({
     queryKey: keys.webhooks,
-    queryFn: async () => (await apiPage<Webhook>("/api/webhook?limit=1000")).items,
+    queryFn: async () => (await call(operations.listWebhooks, { query: { limit: 1000 } })).items,
     refetchInterval: WEBHOOK_POLL_MS,
   });
 }
 
 export function useWebhook(id: string) {
-  return useQuery({ queryKey: keys.webhook(id), queryFn: () => api<Webhook>(`/api/webhook/${enc(id)}`) });
+  return useQuery({ queryKey: keys.webhook(id), queryFn: () => call(operations.getWebhook, { params: { id } }) });
 }
 
 export function useCreateWebhook() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: WebhookForm) => api<WebhookCreated>("/api/webhook", "POST", input),
+    mutationFn: (input: WebhookForm) => call(operations.createWebhook, { body: input }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.webhooks }),
   });
 }
@@ -300,7 +296,7 @@ export function useCreateWebhook() {
 export function useUpdateWebhook(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: WebhookForm) => api<Webhook>(`/api/webhook/${enc(id)}`, "PUT", input),
+    mutationFn: (input: WebhookForm) => call(operations.replaceWebhook, { params: { id }, body: input }),
     onSuccess: (webhook) => {
       qc.setQueryData(keys.webhook(id), webhook);
       return qc.invalidateQueries({ queryKey: keys.webhooks, exact: true });
@@ -311,7 +307,7 @@ export function useUpdateWebhook(id: string) {
 export function useDeleteWebhook() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<Webhook>(`/api/webhook/${enc(id)}`, "DELETE"),
+    mutationFn: (id: string) => call(operations.deleteWebhook, { params: { id } }),
     onSuccess: (_data, id) => {
       qc.removeQueries({ queryKey: keys.webhook(id) });
       return qc.invalidateQueries({ queryKey: keys.webhooks, exact: true });
@@ -333,9 +329,9 @@ export function useWebhookDeliveries(webhookId: string, pollMs: number) {
   const qc = useQueryClient();
   const query = useInfiniteQuery({
     queryKey: keys.deliveries(webhookId),
-    queryFn: ({ pageParam }) => apiPage<WebhookDelivery>(pageParam),
-    initialPageParam: `/api/webhook/${enc(webhookId)}/log?limit=${DELIVERY_PAGE}`,
-    getNextPageParam: (last) => last.next,
+    queryFn: ({ pageParam }) => call(operations.listDeliveries, { params: { id: webhookId }, query: { limit: DELIVERY_PAGE, cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor,
     refetchInterval: pollMs,
     staleTime: 0,
   });
@@ -359,15 +355,14 @@ export function useWebhookDeliveries(webhookId: string, pollMs: number) {
 
 export function useSendTestEvent(webhookId: string) {
   return useMutation({
-    mutationFn: (event: WebhookEvent) => api<QueuedDelivery>(`/api/webhook/${enc(webhookId)}/test`, "POST", { event }),
+    mutationFn: (event: WebhookEvent) => call(operations.testWebhook, { params: { id: webhookId }, body: { event } }),
   });
 }
 
 /** Queues the same event again (same event id, fresh signature); it is logged as a new attempt. */
 export function useResendDelivery(webhookId: string) {
   return useMutation({
-    mutationFn: (deliveryId: string) =>
-      api<QueuedDelivery>(`/api/webhook/${enc(webhookId)}/log/${enc(deliveryId)}/resend`, "POST"),
+    mutationFn: (deliveryId: string) => call(operations.resendDelivery, { params: { id: webhookId, logId: deliveryId } }),
   });
 }
 
@@ -380,7 +375,7 @@ const NODE_POLL_MS = 5_000;
 export function useMediaNodes() {
   return useQuery({
     queryKey: keys.mediaNodes,
-    queryFn: () => api<MediaNode[]>("/api/media-node"),
+    queryFn: () => call(operations.listMediaNodes),
     refetchInterval: NODE_POLL_MS,
   });
 }

@@ -2,6 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
+import type { ListQuery } from "@/lib/api/list-query";
 
 export interface ListFilter {
   id: string;
@@ -33,7 +34,7 @@ export function useListParams() {
 
   const replace = useCallback(
     (next: { filters: ListFilter[]; order?: string }) => {
-      const query = listQuery(next);
+      const query = new URLSearchParams({ ...listQuery(next) }).toString();
       router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
     },
     [pathname, router],
@@ -61,9 +62,6 @@ export function useListParams() {
   };
 }
 
-function listQuery({ filters, order }: { filters: ListFilter[]; order?: string }): string {
-  const query = new URLSearchParams();
-  if (filters.length) query.set("filters", JSON.stringify(filters));
-  if (order) query.set("order", order);
-  return query.toString();
+function listQuery({ filters, order }: { filters: ListFilter[]; order?: string }): ListQuery {
+  return { ...(filters.length && { filters: JSON.stringify(filters) }), ...(order && { order }) };
 }

@@ -10,7 +10,11 @@ const PEM = /-----BEGIN ([A-Z ]+)-----([\s\S]*?)-----END \1-----/;
 const P256_SPKI_POINT_AT = 26;
 
 const fromBase64 = (text: string) => Uint8Array.from(atob(text.replace(/\s+/g, "")), (c) => c.charCodeAt(0));
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -82,7 +86,11 @@ export async function importPrivateKey(text: string): Promise<SigningPrivateKey>
   return { key, point };
 }
 
-const b64urlToB64 = (text: string) => text.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(text.length / 4) * 4, "=");
+const b64urlToB64 = (text: string) =>
+  text
+    .replace(/-/g, "+")
+    .replace(/_/g, "/")
+    .padEnd(Math.ceil(text.length / 4) * 4, "=");
 
 /** The claims of a viewer token: for one playback ID, naming the signing key by its public key. */
 export interface ViewerClaims {

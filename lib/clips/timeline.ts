@@ -66,7 +66,10 @@ export async function sessionTimelines(session: { id: string; createdAt: number 
     return { key: s.key, startedAt, duration: s.duration };
   });
   return {
-    dvr: timeline("dvr", dvr.map((s) => ({ key: s.key, startedAt: s.startedAt, duration: s.duration }))),
+    dvr: timeline(
+      "dvr",
+      dvr.map((s) => ({ key: s.key, startedAt: s.startedAt, duration: s.duration })),
+    ),
     recording: timeline("recording", recording),
   };
 }

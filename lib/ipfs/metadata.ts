@@ -13,8 +13,7 @@ export type Metadata = Record<string, unknown>;
 /** Keys that would reach a prototype instead of the object's own data. */
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
-const isPlainObject = (value: unknown): value is Metadata =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Metadata => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * `extra` over `base`: objects merge key by key, arrays and scalars replace. Objects

@@ -4,9 +4,7 @@ import { serve } from "inngest/edge";
 import { newId } from "@/lib/ids";
 import { describeFunctions, type FunctionSpec } from "./functions";
 import { advance, applyOps, requestFor, type Op, type Outcome, type RetryPolicy, type SdkResponse } from "./protocol";
-import {
-  claimRuns, finishRun, insertEvents, listenForWork, nextDueAt, purgeFinished, renewLeases, saveRun, syncFunctions, type Run,
-} from "./store";
+import { claimRuns, finishRun, insertEvents, listenForWork, nextDueAt, purgeFinished, renewLeases, saveRun, syncFunctions, type Run } from "./store";
 
 /*
  * The built-in stand-in for an Inngest server: it runs the app's Inngest functions

@@ -17,10 +17,7 @@ const DEFAULT_RETRIES = 4;
 const FAILURE_HANDLER_RETRIES = 1;
 
 /** Options an Inngest server honours that this driver would silently get wrong. */
-const UNSUPPORTED_OPTIONS = [
-  "batchEvents", "cancelOn", "debounce", "idempotency", "priority",
-  "rateLimit", "singleton", "throttle", "timeouts",
-] as const;
+const UNSUPPORTED_OPTIONS = ["batchEvents", "cancelOn", "debounce", "idempotency", "priority", "rateLimit", "singleton", "throttle", "timeouts"] as const;
 
 /**
  * Reads each function's config in-process (fn.opts, as the SDK's sync would report it)

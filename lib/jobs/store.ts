@@ -212,12 +212,7 @@ export async function saveRun(run: Run, owner: string, release: boolean): Promis
  * handler (`failureId`) starts it with the `inngest/function.failed` event an Inngest
  * server would send. Returns false if the lease was lost to another process.
  */
-export async function finishRun(
-  run: Run,
-  owner: string,
-  result: { output: unknown } | { error: unknown },
-  failureId: string | null,
-): Promise<boolean> {
+export async function finishRun(run: Run, owner: string, result: { output: unknown } | { error: unknown }, failureId: string | null): Promise<boolean> {
   const now = Date.now();
   const failed = "error" in result;
   const finish = async (q: Sql) => {

@@ -21,7 +21,14 @@ const windowMs = () => config().LIVE_DVR_WINDOW_S * 1000;
 export const dvrSegmentKey = (s: { sessionId: string; epoch: number; file: string }) => liveKey(s.sessionId, s.epoch, `${SOURCE_VARIANT}/${s.file}`);
 
 export async function liveSegmentStored(segment: Extract<SessionEvent, { kind: "live-segment" }>) {
-  const row = { sessionId: segment.sessionId, epoch: segment.epoch, seq: segment.seq, file: segment.file, duration: segment.duration, startedAt: segment.startedAt };
+  const row = {
+    sessionId: segment.sessionId,
+    epoch: segment.epoch,
+    seq: segment.seq,
+    file: segment.file,
+    duration: segment.duration,
+    startedAt: segment.startedAt,
+  };
   // A transcoder that restarted numbers its segments again: the newer one is the one in the store.
   await db()
     .insert(liveSegments)
@@ -37,7 +44,13 @@ async function prune(sessionId: string, before: number) {
     .where(and(eq(liveSegments.sessionId, sessionId), lt(sql`${liveSegments.startedAt} + ${liveSegments.duration} * 1000`, before)))
     .returning();
   // An object left behind by a failed removal goes with the session's folder when it is retired.
-  await Promise.all(gone.map((s) => objects().removePrefix(dvrSegmentKey(s)).catch(() => undefined)));
+  await Promise.all(
+    gone.map((s) =>
+      objects()
+        .removePrefix(dvrSegmentKey(s))
+        .catch(() => undefined),
+    ),
+  );
 }
 
 /**

@@ -8,7 +8,9 @@ export const MediaNode = z
     rtmpPort: z.number(),
     state: z
       .enum(["healthy", "overloaded", "lost"])
-      .describe("overloaded: it heartbeats, but its CPU is overloaded or a broadcast on it fell behind real time; encoders go elsewhere while another node can take them"),
+      .describe(
+        "overloaded: it heartbeats, but its CPU is overloaded or a broadcast on it fell behind real time; encoders go elsewhere while another node can take them",
+      ),
     cores: z.number(),
     cpuLoad: z.number().describe("one-minute load average per core"),
     liveSessions: z.number(),

@@ -5,7 +5,7 @@ import { config } from "@/lib/config";
 import type { LiveWork } from "@/lib/av/machine";
 import type { NodeBeat, NodeBeatReply } from "@/lib/media-node-protocol";
 import type { MediaNode } from "./media-node";
-import { sessionEnded } from "./service";
+import { sessionEnded } from "./ingest";
 
 /**
  * The media node registry, in PostgreSQL: nodes register and heartbeat over the
@@ -19,8 +19,7 @@ export type MediaNodeRow = typeof mediaNodes.$inferSelect;
 export const OVERLOADED_CPU_LOAD = 2;
 
 /** A node that cannot take more broadcasts without them falling behind: one of its broadcasts already has, or its CPU is overloaded. */
-export const isOverloaded = (node: { cpuLoad: number; laggingSessions: number }) =>
-  node.laggingSessions > 0 || node.cpuLoad >= OVERLOADED_CPU_LOAD;
+export const isOverloaded = (node: { cpuLoad: number; laggingSessions: number }) => node.laggingSessions > 0 || node.cpuLoad >= OVERLOADED_CPU_LOAD;
 
 export async function nodeBeat(beat: NodeBeat): Promise<NodeBeatReply> {
   if (beat.leaving) {
@@ -110,7 +109,10 @@ export async function listNodes(): Promise<MediaNode[]> {
  */
 export async function liveWorkOn(machine: string): Promise<LiveWork> {
   const [row] = await db()
-    .select({ sessions: sql<number>`coalesce(sum(${mediaNodes.liveSessions}), 0)::int`, lagging: sql<number>`coalesce(sum(${mediaNodes.laggingSessions}), 0)::int` })
+    .select({
+      sessions: sql<number>`coalesce(sum(${mediaNodes.liveSessions}), 0)::int`,
+      lagging: sql<number>`coalesce(sum(${mediaNodes.laggingSessions}), 0)::int`,
+    })
     .from(mediaNodes)
     .where(and(eq(mediaNodes.machine, machine), isNull(mediaNodes.lostAt), gte(mediaNodes.lastHeartbeatAt, Date.now() - lostAfterMs())));
   return row ?? { sessions: 0, lagging: 0 };
@@ -130,7 +132,9 @@ export async function sweepLostNodes(now = Date.now()): Promise<string[]> {
     .returning({ id: mediaNodes.id });
   if (lost.length) console.error(`[nodes] lost: ${lost.map((n) => n.id).join(", ")}`);
   // A node lost a day ago is not coming back under its id (ids carry the process): forget it.
-  await db().delete(mediaNodes).where(lt(mediaNodes.lostAt, now - FORGET_LOST_AFTER_MS));
+  await db()
+    .delete(mediaNodes)
+    .where(lt(mediaNodes.lostAt, now - FORGET_LOST_AFTER_MS));
   const stale = await db()
     .select({ id: sessions.id })
     .from(sessions)
@@ -142,13 +146,16 @@ export async function sweepLostNodes(now = Date.now()): Promise<string[]> {
 /** Runs the sweep every second or two on an app instance; returns its stop function. */
 export function startNodeWatch(): () => void {
   let running = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
-    await sweepLostNodes()
-      .catch((err) => console.error("[nodes] sweep failed:", err.message))
-      .finally(() => (running = false));
-  }, Math.min(2000, lostAfterMs() / 4));
+  const timer = setInterval(
+    async () => {
+      if (running) return;
+      running = true;
+      await sweepLostNodes()
+        .catch((err) => console.error("[nodes] sweep failed:", err.message))
+        .finally(() => (running = false));
+    },
+    Math.min(2000, lostAfterMs() / 4),
+  );
   timer.unref();
   return () => clearInterval(timer);
 }

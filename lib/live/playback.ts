@@ -38,13 +38,10 @@ export async function readText(key: string): Promise<string | undefined> {
 }
 
 /**
- * The master playlist of a live session's current epoch, its variant URIs rewritten
- * under <session>/<epoch>/: segment URLs are unique for good, so cacheable for good.
+ * The master playlist of a live session's epoch as viewers get it: its variant URIs under
+ * <session>/<epoch>/, so that segment URLs are unique for good, and cacheable for good.
  */
-export async function liveMasterPlaylist(sessionId: string, epoch: number): Promise<string | undefined> {
-  const master = await readText(liveKey(sessionId, epoch, "index.m3u8"));
-  return master?.replace(/^(?!#)(\S+)$/gm, `${sessionId}/${epoch}/$1`);
-}
+export const masterUnderSession = (master: string, sessionId: string, epoch: number) => master.replace(/^(?!#)(\S+)$/gm, `${sessionId}/${epoch}/$1`);
 
 /** The store key of a live file (a media playlist or a segment) of an epoch of a session. */
 export const liveFileKey = (sessionId: string, epoch: number, variant: string, file: string) => liveKey(sessionId, epoch, `${variant}/${file}`);
@@ -70,7 +67,14 @@ async function recordingRow(where: SQL) {
       recordingStatus: sessions.recordingStatus,
       endedUnder: sessions.playbackPolicy,
       stream: { playbackId: streams.playbackId, userId: streams.userId, playbackPolicy: streams.playbackPolicy },
-      asset: { playbackId: assets.playbackId, playbackPolicy: assets.playbackPolicy, purgedAt: assets.purgedAt, deletedAt: assets.deletedAt, phase: assets.phase, files: assets.files },
+      asset: {
+        playbackId: assets.playbackId,
+        playbackPolicy: assets.playbackPolicy,
+        purgedAt: assets.purgedAt,
+        deletedAt: assets.deletedAt,
+        phase: assets.phase,
+        files: assets.files,
+      },
     })
     .from(sessions)
     .innerJoin(streams, eq(sessions.parentId, streams.id))

@@ -1,3 +1,4 @@
+// biome-ignore-all format: ffmpeg command lines, each option beside its value
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -62,7 +62,8 @@ export const nodeCpuLoad = new Gauge({
  */
 export async function startMetricsServer(port: number, token?: string): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
-    if ((req.url ?? "/").split("?")[0] !== "/metrics") return void send(res, 404, { "content-type": "application/json" }, JSON.stringify({ errors: ["not found"] }));
+    if ((req.url ?? "/").split("?")[0] !== "/metrics")
+      return void send(res, 404, { "content-type": "application/json" }, JSON.stringify({ errors: ["not found"] }));
     if (req.method !== "GET") return void send(res, 405, { allow: "GET", "content-type": "application/json" }, JSON.stringify({ errors: ["only GET"] }));
     const answer = await metricsAnswer(registry, req.headers.authorization, token);
     send(res, answer.status, answer.headers, answer.body);

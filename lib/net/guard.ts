@@ -16,7 +16,10 @@ import { config } from "@/lib/config";
 export class PrivateAddressError extends Error {
   /** What the address is: "a private address" or "an address of this machine". */
   readonly refusal: string;
-  constructor(readonly address: string, readonly host = address) {
+  constructor(
+    readonly address: string,
+    readonly host = address,
+  ) {
     const refusal = addressRefusal(address) ?? PRIVATE;
     const named = refusal === PRIVATE ? `private address ${address}` : `${address}, ${refusal}`;
     super(host === address ? `refusing to connect to ${named}` : `refusing to connect to ${host}: it resolves to ${named}`);

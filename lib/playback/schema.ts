@@ -3,7 +3,11 @@ import { PlaybackPolicy } from "@/lib/access/schema";
 
 export const PlaybackSource = z
   .object({
-    hrn: z.string().describe('"HLS (TS)", "MP4", "Thumbnails" (a WebVTT seek-preview track) or "Thumbnail (JPEG)" (an asset\'s poster; a live stream\'s latest frame, while live)'),
+    hrn: z
+      .string()
+      .describe(
+        '"HLS (TS)", "MP4", "Thumbnails" (a WebVTT seek-preview track) or "Thumbnail (JPEG)" (an asset\'s poster; a live stream\'s latest frame, while live)',
+      ),
     type: z.string().describe("html5/application/vnd.apple.mpegurl, html5/video/mp4, text/vtt or image/jpeg"),
     url: z.string(),
     size: z.number().optional().describe("bytes (MP4 renditions)"),

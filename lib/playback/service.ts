@@ -1,6 +1,7 @@
 import { notFound, Refusal } from "@/lib/errors";
 import { admitViewer, type GatedContent } from "@/lib/access/gate";
 import { withToken } from "@/lib/access/token";
+import { viewerRequestOf } from "@/lib/delivery/reply";
 import { assetForPlayback } from "@/lib/assets/files";
 import { mp4Url, renditionsOf, serializeAsset, type AssetRow } from "@/lib/assets/service";
 import { latestRecording, liveSessionOf, streamForPlayback } from "@/lib/live/playback";
@@ -58,7 +59,7 @@ export async function playbackInfo(req: Request, playable: Playable, token?: str
 async function replayOf(req: Request, stream: StreamRow): Promise<DvrPlayback[] | undefined> {
   const recording = await latestRecording(stream.id);
   if (!recording) return undefined;
-  const admission = await admitViewer(req, recording.content);
+  const admission = await admitViewer(viewerRequestOf(req), recording.content);
   if (!admission.ok) return undefined;
   return [{ ...HLS, url: admission.token ? withToken(recording.url, admission.token) : recording.url }];
 }

@@ -45,7 +45,11 @@ export function viewerMessage(state: NotPlaying): ViewerMessage {
     case "unreachable":
       return { icon: "alert", title: "Can’t reach the server", hint: "Trying again…" };
     case "private":
-      return { icon: "lock", title: `This ${state.kind ?? "video"} is private`, hint: "A viewing token is needed to watch it. Ask whoever shared it for a link that includes one." };
+      return {
+        icon: "lock",
+        title: `This ${state.kind ?? "video"} is private`,
+        hint: "A viewing token is needed to watch it. Ask whoever shared it for a link that includes one.",
+      };
     case "unavailable":
       return {
         icon: "alert",

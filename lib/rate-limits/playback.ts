@@ -62,7 +62,10 @@ export class SharedCounters {
     for (let i = 0; i < batch.length; i += BATCH) {
       const part = batch.slice(i, i + BATCH);
       try {
-        const totals = await countHits(part.map(([subject, c]) => ({ limit: this.limit, subject, hits: c.flushing })), now);
+        const totals = await countHits(
+          part.map(([subject, c]) => ({ limit: this.limit, subject, hits: c.flushing })),
+          now,
+        );
         part.forEach(([, c], j) => {
           c.shared = totals[j].total;
           c.flushing = 0;

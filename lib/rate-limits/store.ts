@@ -36,8 +36,7 @@ export interface Hit {
 
 export const windowStartOf = (now: number) => Math.floor(now / WINDOW_MS) * WINDOW_MS;
 
-export const counterKey = (limit: Limit, subject: string) =>
-  `${limit.name}:${createHash("sha256").update(subject).digest("base64url").slice(0, 22)}`;
+export const counterKey = (limit: Limit, subject: string) => `${limit.name}:${createHash("sha256").update(subject).digest("base64url").slice(0, 22)}`;
 
 export function quotaOf(limit: Limit, hits: number, windowStart: number, now: number): Quota {
   return {
@@ -82,7 +81,10 @@ export async function refundHits(hits: Hit[], countedAt: number) {
     .set({ hits: sql`${rateLimits.hits} - 1` })
     .where(
       and(
-        inArray(rateLimits.key, hits.map((h) => counterKey(h.limit, h.subject))),
+        inArray(
+          rateLimits.key,
+          hits.map((h) => counterKey(h.limit, h.subject)),
+        ),
         eq(rateLimits.windowStart, windowStartOf(countedAt)),
         gt(rateLimits.hits, 0),
       ),

@@ -27,7 +27,9 @@ export const Session = z
     reconnectWindow: z
       .number()
       .optional()
-      .describe("Castline addition, recorded sessions: seconds after endedAt in which a publish continues this session and recording (its stream's reconnectWindow when it started); then the recording is finalized"),
+      .describe(
+        "Castline addition, recorded sessions: seconds after endedAt in which a publish continues this session and recording (its stream's reconnectWindow when it started); then the recording is finalized",
+      ),
     assetId: z.string().optional().describe("Castline addition: the asset its recording becomes"),
     recordingPlaybackId: z.string().optional().describe("Castline addition: the playback id of the recording's asset, once it exists (/play/{playbackId})"),
     clippable: z
@@ -52,10 +54,7 @@ export const HealthSample = z
     fps: z.number().optional().describe("lowest frame rate measured"),
     keyframeIntervalS: z.number().optional().describe("longest keyframe interval measured"),
     lagS: z.number().optional().describe("longest the live output (the newest segment) trailed what the encoder sent, in seconds"),
-    droppedRenditions: z
-      .array(z.string())
-      .optional()
-      .describe("renditions the media node had dropped because it could not transcode them in real time"),
+    droppedRenditions: z.array(z.string()).optional().describe("renditions the media node had dropped because it could not transcode them in real time"),
   })
   .meta({ id: "HealthSample" });
 export type HealthSample = z.infer<typeof HealthSample>;

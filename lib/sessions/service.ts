@@ -3,8 +3,8 @@ import { db, type Database } from "@/db/client";
 import { assets, sessions, streams } from "@/db/schema";
 import { compact } from "@/lib/compact";
 import { notFound } from "@/lib/errors";
-import { pageWindow, toPage, type Page, type PageQuery, type Sort } from "@/db/pagination";
-import { NEWEST_FIRST } from "@/lib/api/list-query";
+import { pageWindow, toPage, type Page, type Sort } from "@/db/pagination";
+import { NEWEST_FIRST, type PageQuery } from "@/lib/api/list-query";
 import { clippableRange, timelineRanges } from "@/lib/clips/timeline";
 import { config } from "@/lib/config";
 import { newId } from "@/lib/ids";
@@ -22,7 +22,7 @@ interface SessionExtras {
   clippable?: Session["clippable"];
 }
 
-/** A session's recording as HLS: the whole broadcast so far, every part of it (app/(viewer)/recordings). */
+/** A session's recording as HLS: the whole broadcast so far, every part of it (lib/delivery/recordings.ts). */
 export const recordingPlaylistUrl = (sessionId: string) => `${publicOrigin()}/recordings/${sessionId}/index.m3u8`;
 
 export function serializeSession(row: SessionRow, { streamName, recordingPlaybackId, clippable }: SessionExtras = {}): Session {
@@ -57,8 +57,7 @@ export function serializeSession(row: SessionRow, { streamName, recordingPlaybac
  * A reconnect window in seconds: a stream's (what its next broadcast gets) or a session's (the
  * stream's when it started: how long after its end a publish continues it); unset, the deployment's.
  */
-export const reconnectWindowOf = (row: { reconnectWindow: number | null }): number =>
-  row.reconnectWindow ?? config().RECORDING_RECONNECT_WINDOW_S;
+export const reconnectWindowOf = (row: { reconnectWindow: number | null }): number => row.reconnectWindow ?? config().RECORDING_RECONNECT_WINDOW_S;
 
 /** The historic child stream object of a session (deprecated by the spec, still listed). */
 export function sessionAsChildStream(row: SessionRow): Stream {
@@ -175,11 +174,7 @@ export async function listSessions(userId: string, page: PageQuery): Promise<Pag
   return { items: await serializePage(items), next };
 }
 
-export async function listStreamSessions(
-  userId: string,
-  streamId: string,
-  opts: PageQuery & { recordedOnly: boolean },
-): Promise<Page<Session>> {
+export async function listStreamSessions(userId: string, streamId: string, opts: PageQuery & { recordedOnly: boolean }): Promise<Page<Session>> {
   const [parent] = await db()
     .select({ id: streams.id })
     .from(streams)

@@ -104,7 +104,7 @@ export type StreamFilter = z.infer<typeof StreamFilter>;
 export const StreamListQuery = z.object({
   streamsonly: z.enum(["0", "1", "true", "false"]).optional(),
   filters: FiltersParam(StreamFilter).describe(
-    'URL-encoded JSON [{id, value}]: isActive, record (booleans), name (a case-insensitive part of it), createdAt, lastSeen ({gt?, lt?} in ms)',
+    "URL-encoded JSON [{id, value}]: isActive, record (booleans), name (a case-insensitive part of it), createdAt, lastSeen ({gt?, lt?} in ms)",
   ),
   order: OrderParam(["createdAt", "lastSeen"]),
 });
@@ -134,9 +134,19 @@ export const Stream = z
     reconnectWindow: z
       .number()
       .optional()
-      .describe("Castline addition: the reconnect window (seconds) its next broadcast gets, the deployment's default unless set; absent on historic child-session objects"),
+      .describe(
+        "Castline addition: the reconnect window (seconds) its next broadcast gets, the deployment's default unless set; absent on historic child-session objects",
+      ),
     parentId: z.string().optional().describe("present only on historic child-session stream objects"),
     health: IngestHealth.optional().describe("ingest health of the current broadcast, while live"),
+    viewerCount: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        "Castline addition: how many viewers are pulling the live stream now, across every app instance and edge (distinct by address and browser, seen within the last 15 s); on GET /stream/{id} while live",
+      ),
     ...counters,
   })
   .meta({ id: "Stream" });

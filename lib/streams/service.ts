@@ -4,9 +4,10 @@ import { multistreamTargets, sessions, streams } from "@/db/schema";
 import { checkPlaybackPolicy } from "@/lib/access/policy";
 import { compact } from "@/lib/compact";
 import { conflict, invalid, notFound } from "@/lib/errors";
-import { compareBy, inRange, nameContains, pageWindow, toPage, type Page, type PageQuery } from "@/db/pagination";
-import type { Order } from "@/lib/api/list-query";
+import { compareBy, inRange, nameContains, pageWindow, toPage, type Page } from "@/db/pagination";
+import type { Order, PageQuery } from "@/lib/api/list-query";
 import { newId, newPlaybackId, newStreamKey } from "@/lib/ids";
+import { viewersOf } from "@/lib/live/viewers";
 import { findSessionRow, pageSessionRows, reconnectWindowOf, sessionAsChildStream } from "@/lib/sessions/service";
 import type { Profile, Stream, StreamCreate, StreamFilter, StreamPatch, TargetRef } from "./schema";
 
@@ -56,14 +57,11 @@ async function checkTargetRefs(userId: string, refs: TargetRef[], profiles: Prof
   const renditions = new Set(["source", ...profiles.map((p) => p.name)]);
   const bad = refs.find((r) => !renditions.has(r.profile));
   if (bad) {
-    throw invalid(
-      `multistream target ${bad.id}: profile "${bad.profile}" is not a rendition of this stream (use one of: ${[...renditions].join(", ")})`,
-    );
+    throw invalid(`multistream target ${bad.id}: profile "${bad.profile}" is not a rendition of this stream (use one of: ${[...renditions].join(", ")})`);
   }
 }
 
-const normalizeRefs = (refs: TargetRef[]) =>
-  refs.map((r) => (r.videoOnly === undefined ? { id: r.id, profile: r.profile } : { ...r }));
+const normalizeRefs = (refs: TargetRef[]) => refs.map((r) => (r.videoOnly === undefined ? { id: r.id, profile: r.profile } : { ...r }));
 
 export async function createStream(userId: string, input: StreamCreate): Promise<Stream> {
   const profiles = input.profiles ?? [];
@@ -107,7 +105,7 @@ async function requireStreamRow(userId: string, id: string): Promise<StreamRow> 
 /** A stream by id; a session id gives its historic child stream object. */
 export async function getStream(userId: string, id: string): Promise<Stream> {
   const row = await findStreamRow(userId, id);
-  if (row) return serializeStream(row);
+  if (row) return { ...serializeStream(row), ...(row.isActive ? { viewerCount: await viewersOf(row.id) } : {}) };
   const session = await findSessionRow(userId, id);
   if (session) return sessionAsChildStream(session);
   throw notFound("stream");
@@ -128,20 +126,22 @@ export function streamSortKey(table: Listed, order: Order): SQL {
 }
 
 function filterConditions(table: Listed, filters: StreamFilter[]): SQL[] {
-  return filters.flatMap((f): (SQL | undefined)[] => {
-    switch (f.id) {
-      case "isActive":
-        return [eq(table.isActive, f.value)];
-      case "record":
-        return [eq(table.record, f.value)];
-      case "name":
-        return [nameContains(table.name, f.value)];
-      case "createdAt":
-        return inRange(table.createdAt, f.value);
-      case "lastSeen":
-        return inRange(table.lastSeen, f.value);
-    }
-  }).filter((c): c is SQL => c !== undefined);
+  return filters
+    .flatMap((f): (SQL | undefined)[] => {
+      switch (f.id) {
+        case "isActive":
+          return [eq(table.isActive, f.value)];
+        case "record":
+          return [eq(table.record, f.value)];
+        case "name":
+          return [nameContains(table.name, f.value)];
+        case "createdAt":
+          return inRange(table.createdAt, f.value);
+        case "lastSeen":
+          return inRange(table.lastSeen, f.value);
+      }
+    })
+    .filter((c): c is SQL => c !== undefined);
 }
 
 /**
@@ -257,4 +257,3 @@ export async function streamsUsingTargets(userId: string, targetIds: string[]): 
   for (const row of rows) for (const ref of row.refs) using.get(ref.id)?.push({ id: row.id, name: row.name });
   return using;
 }
-

@@ -182,9 +182,15 @@ export function redactTargetSecrets(message: string, url: string): string {
   const { path, hostStart } = splitTargetUrl(url);
   const secrets = [
     ...path.split(/[/?#&=]/),
-    ...url.slice(0, hostStart).replace(/^[a-z]+:\/\//i, "").split(/[:@]/),
+    ...url
+      .slice(0, hostStart)
+      .replace(/^[a-z]+:\/\//i, "")
+      .split(/[:@]/),
   ].filter((piece) => piece.length >= 6);
-  let safe = message.replace(/\b(rtmps?|srt):\/\/([^\s/?#'"]+)[^\s'"]*/gi, (_, scheme: string, authority: string) => `${scheme}://${authority.replace(/^.*@/, "")}/…`);
+  let safe = message.replace(
+    /\b(rtmps?|srt):\/\/([^\s/?#'"]+)[^\s'"]*/gi,
+    (_, scheme: string, authority: string) => `${scheme}://${authority.replace(/^.*@/, "")}/…`,
+  );
   for (const secret of secrets.sort((a, b) => b.length - a.length)) safe = safe.split(secret).join("…");
   return safe;
 }

@@ -53,12 +53,26 @@ export async function multistreamStatus(userId: string, streamId: string): Promi
   const [session, targets] = await Promise.all([
     db().query.sessions.findFirst({ where: and(eq(sessions.parentId, stream.id), eq(sessions.isActive, true)) }),
     refs.length
-      ? db().select().from(multistreamTargets).where(and(eq(multistreamTargets.userId, userId), inArray(multistreamTargets.id, refs.map((r) => r.id))))
+      ? db()
+          .select()
+          .from(multistreamTargets)
+          .where(
+            and(
+              eq(multistreamTargets.userId, userId),
+              inArray(
+                multistreamTargets.id,
+                refs.map((r) => r.id),
+              ),
+            ),
+          )
       : [],
   ]);
   // Only the current epoch's reports: a node that lost the session may have written before it knew.
   const states = session
-    ? await db().select().from(multistreamStates).where(and(eq(multistreamStates.sessionId, session.id), eq(multistreamStates.epoch, session.epoch)))
+    ? await db()
+        .select()
+        .from(multistreamStates)
+        .where(and(eq(multistreamStates.sessionId, session.id), eq(multistreamStates.epoch, session.epoch)))
     : [];
   return {
     streamId: stream.id,

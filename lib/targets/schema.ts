@@ -12,7 +12,10 @@ export const TargetUrl = z
     }
   }, "must be an rtmp://, rtmps:// or srt:// URL with a host")
   // A listener or rendezvous would open a port on the media node for anyone to connect to.
-  .refine((value) => !/^srt:/i.test(value) || [null, "caller"].includes(new URLSearchParams(value.split("?")[1] ?? "").get("mode")), "srt:// targets must be callers (mode=caller, the default)");
+  .refine(
+    (value) => !/^srt:/i.test(value) || [null, "caller"].includes(new URLSearchParams(value.split("?")[1] ?? "").get("mode")),
+    "srt:// targets must be callers (mode=caller, the default)",
+  );
 
 const Name = z.string().trim().min(1, "must not be empty").max(200);
 
@@ -41,9 +44,7 @@ export const Target = z
     disabled: z.boolean(),
     createdAt: z.number(),
     host: TargetHost,
-    streams: z
-      .array(z.object({ id: z.string(), name: z.string() }))
-      .describe("Castline addition: the streams whose multistream.targets name this target"),
+    streams: z.array(z.object({ id: z.string(), name: z.string() })).describe("Castline addition: the streams whose multistream.targets name this target"),
   })
   .meta({ id: "MultistreamTarget" });
 export type Target = z.infer<typeof Target>;

@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { multistreamTargets } from "@/db/schema";
 import { invalid, notFound } from "@/lib/errors";
-import { pageOf, type Page, type PageQuery } from "@/db/pagination";
+import { pageOf, type Page } from "@/db/pagination";
+import type { PageQuery } from "@/lib/api/list-query";
 import { newId } from "@/lib/ids";
 import { hostReason } from "@/lib/net/guard";
 import { streamsUsingTargets } from "@/lib/streams/service";
@@ -13,7 +14,10 @@ type TargetRow = typeof multistreamTargets.$inferSelect;
 
 /** The public shape: the host instead of the URL, and the streams that use the target. */
 async function serializeTargets(userId: string, rows: TargetRow[]): Promise<Target[]> {
-  const using = await streamsUsingTargets(userId, rows.map((r) => r.id));
+  const using = await streamsUsingTargets(
+    userId,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     userId: row.userId,
@@ -53,8 +57,7 @@ export async function listTargets(userId: string, page: PageQuery): Promise<Page
   return { ...rows, items: await serializeTargets(userId, rows.items) };
 }
 
-const owned = (userId: string, id: string) =>
-  and(eq(multistreamTargets.id, id), eq(multistreamTargets.userId, userId));
+const owned = (userId: string, id: string) => and(eq(multistreamTargets.id, id), eq(multistreamTargets.userId, userId));
 
 export async function getTarget(userId: string, id: string): Promise<Target> {
   const row = await db().query.multistreamTargets.findFirst({ where: owned(userId, id) });
@@ -76,9 +79,7 @@ export async function deleteTarget(userId: string, id: string) {
   const { streams: users } = await getTarget(userId, id);
   if (users.length) {
     const names = users.map((s) => `"${s.name}" (${s.id})`).join(", ");
-    throw invalid(
-      `multistream target is still used by stream ${names}: remove it from their multistream.targets first`,
-    );
+    throw invalid(`multistream target is still used by stream ${names}: remove it from their multistream.targets first`);
   }
   await db().delete(multistreamTargets).where(owned(userId, id));
 }

@@ -3,11 +3,11 @@ import { db, type Executor, type Written } from "@/db/client";
 import { tasks } from "@/db/schema";
 import { compact } from "@/lib/compact";
 import { notFound } from "@/lib/errors";
-import { pageOf, type Page, type PageQuery } from "@/db/pagination";
+import { pageOf, type Page } from "@/db/pagination";
 import { newId } from "@/lib/ids";
 import { notifyWebhooks } from "@/lib/webhooks/notify";
 import type { WebhookEvent } from "@/lib/webhooks/events";
-import type { Order } from "@/lib/api/list-query";
+import type { Order, PageQuery } from "@/lib/api/list-query";
 import type { Task, TaskFilter } from "./schema";
 
 export type TaskRow = typeof tasks.$inferSelect;
@@ -50,7 +50,9 @@ export async function getTask(userId: string, id: string): Promise<Task> {
 }
 
 /** A new pending task, announced as task.spawned. */
-export async function spawnTask(values: Pick<TaskRow, "userId" | "type" | "params"> & Partial<Pick<TaskRow, "inputAssetId" | "outputAssetId">>): Promise<TaskRow> {
+export async function spawnTask(
+  values: Pick<TaskRow, "userId" | "type" | "params"> & Partial<Pick<TaskRow, "inputAssetId" | "outputAssetId">>,
+): Promise<TaskRow> {
   const now = Date.now();
   const [row] = await db()
     .insert(tasks)

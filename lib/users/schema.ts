@@ -9,7 +9,8 @@ export const Password = z
   .string()
   .min(8, "must be at least 8 characters")
   .max(200)
-  .refine((p) => !isCommonPassword(p), "is one of the most common passwords, the first ones guessed: choose another");
+  // Asynchronous (the list loads on first use): parse with safeParseAsync, as the request pipeline does.
+  .refine(async (p) => !(await isCommonPassword(p)), "is one of the most common passwords, the first ones guessed: choose another");
 
 /** "admin": an operator of the deployment (set with the CLI); sees the media nodes. */
 export const Role = z.enum(["user", "admin"]);

@@ -3,7 +3,7 @@ import { db } from "@/db/client";
 import { users } from "@/db/schema";
 import { forbidden, invalid, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { hashPassword, verifyPassword } from "./password";
+import { hashPassword, unmatchableHash, verifyPassword } from "./password";
 import { accountEmail, type Role, type User } from "./schema";
 
 type UserRow = typeof users.$inferSelect;
@@ -28,10 +28,22 @@ export async function findUserByEmail(email: string): Promise<UserRow | undefine
 }
 
 /** The new account, or undefined when the email has one already. */
-export async function insertUser(input: { id?: string; email: string; name?: string; passwordHash: string | null; createdAt?: number }): Promise<UserRow | undefined> {
+export async function insertUser(input: {
+  id?: string;
+  email: string;
+  name?: string;
+  passwordHash: string | null;
+  createdAt?: number;
+}): Promise<UserRow | undefined> {
   const [row] = await db()
     .insert(users)
-    .values({ id: input.id ?? newId(), email: input.email, name: input.name ?? null, passwordHash: input.passwordHash, createdAt: input.createdAt ?? Date.now() })
+    .values({
+      id: input.id ?? newId(),
+      email: input.email,
+      name: input.name ?? null,
+      passwordHash: input.passwordHash,
+      createdAt: input.createdAt ?? Date.now(),
+    })
     .onConflictDoNothing({ target: users.email })
     .returning();
   return row;
@@ -48,7 +60,10 @@ const nextSessionVersion = sql`${users.sessionVersion} + 1`;
 
 /** Sets or replaces a user's password (operators' CLI), and ends every dashboard session of the account. */
 export async function setPassword(userId: string, password: string) {
-  await db().update(users).set({ passwordHash: await hashPassword(password), sessionVersion: nextSessionVersion }).where(eq(users.id, userId));
+  await db()
+    .update(users)
+    .set({ passwordHash: await hashPassword(password), sessionVersion: nextSessionVersion })
+    .where(eq(users.id, userId));
 }
 
 /** Ends every dashboard session of the account (lib/auth/sessions.ts); its API keys stay. */
@@ -69,8 +84,6 @@ export async function requireAdmin(userId: string) {
 /** The user whose email and password match, or undefined. Same work either way, against timing probes. */
 export async function checkCredentials(email: string, password: string): Promise<UserRow | undefined> {
   const row = await findUserByEmail(email);
-  const ok = await verifyPassword(password, row?.passwordHash ?? DUMMY_HASH);
+  const ok = await verifyPassword(password, row?.passwordHash ?? unmatchableHash());
   return ok && row?.passwordHash ? row : undefined;
 }
-
-const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";

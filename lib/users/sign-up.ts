@@ -43,7 +43,14 @@ export async function signUp(input: SignUp, fromAddress: string): Promise<User> 
  */
 async function signUpByMail(input: SignUp, passwordHash: string): Promise<User> {
   const now = Date.now();
-  const account = { id: newId(), email: input.email, ...(input.name ? { name: input.name } : {}), passwordHash, createdAt: now, expiresAt: now + SIGN_UP_LINK_TTL_MS };
+  const account = {
+    id: newId(),
+    email: input.email,
+    ...(input.name ? { name: input.name } : {}),
+    passwordHash,
+    createdAt: now,
+    expiresAt: now + SIGN_UP_LINK_TTL_MS,
+  };
   const origin = publicOrigin();
   const taken = await findUserByEmail(input.email);
   await emit(mailRequested, taken ? addressTakenMail(input.email, origin) : signUpLinkMail(input.email, origin, account));
@@ -58,4 +65,3 @@ export async function verifySignUp(token: string): Promise<User> {
   if (row?.id !== account.id) throw conflict("this address has an account already: sign in");
   return serializeUser(row);
 }
-

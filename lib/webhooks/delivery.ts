@@ -112,7 +112,13 @@ export async function recordAttempt(attempt: Attempt): Promise<void> {
   const { createdAt: timestamp } = attempt;
   const log = db()
     .insert(webhookDeliveries)
-    .values({ id: newId(), ...attempt, responseStatus: attempt.responseStatus ?? null, responseBody: attempt.responseBody ?? null, error: attempt.error ?? null });
+    .values({
+      id: newId(),
+      ...attempt,
+      responseStatus: attempt.responseStatus ?? null,
+      responseBody: attempt.responseBody ?? null,
+      error: attempt.error ?? null,
+    });
   // Attempts may finish out of order: the newest attempt decides the webhook's status.
   const newest = sql`${timestamp} >= coalesce(${webhooks.lastTriggeredAt}, 0)`;
   const failure = attempt.success
@@ -132,4 +138,3 @@ export async function recordAttempt(attempt: Attempt): Promise<void> {
     .where(eq(webhooks.id, attempt.webhookId));
   await Promise.all([log, status]);
 }
-

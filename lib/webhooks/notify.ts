@@ -26,7 +26,10 @@ export async function notifyWebhooks(userId: string, event: NotificationEvent, a
     .select({ id: webhooks.id })
     .from(webhooks)
     .where(and(eq(webhooks.userId, userId), arrayContains(webhooks.events, [event])));
-  await emitEach(webhookDeliveryRequested, subscribers.map((w) => ({ data: { webhookId: w.id, event: data } })));
+  await emitEach(
+    webhookDeliveryRequested,
+    subscribers.map((w) => ({ data: { webhookId: w.id, event: data } })),
+  );
   return data;
 }
 

@@ -20,8 +20,22 @@ export function sampleEvent(event: WebhookEvent, userId: string) {
     multistream: { targets: [] },
   };
   const session = { id: "sample-session", parentId: stream.id, name: stream.name, createdAt: now, record: stream.record };
-  const asset = { id: "sample-asset", name: "Sample video", userId, playbackId: "sampleassetplay0", createdAt: now, status: { phase: event === "asset.failed" ? "failed" : "ready", updatedAt: now } };
-  const task = { id: "sample-task", type: "import", userId, outputAssetId: asset.id, createdAt: now, status: { phase: event.replace("task.", ""), updatedAt: now } };
+  const asset = {
+    id: "sample-asset",
+    name: "Sample video",
+    userId,
+    playbackId: "sampleassetplay0",
+    createdAt: now,
+    status: { phase: event === "asset.failed" ? "failed" : "ready", updatedAt: now },
+  };
+  const task = {
+    id: "sample-task",
+    type: "import",
+    userId,
+    outputAssetId: asset.id,
+    createdAt: now,
+    status: { phase: event.replace("task.", ""), updatedAt: now },
+  };
 
   const [kind] = event.split(".");
   switch (kind) {

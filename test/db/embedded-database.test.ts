@@ -116,7 +116,9 @@ describe("embedded PostgreSQL", { concurrency: false }, () => {
 
   test("the server dies with the process that started it, even by kill -9", async () => {
     const dir = dataDir();
-    const owner = await otherProcess(`import("./db/embedded").then((m) => (m.startEmbeddedDatabase ?? m.default.startEmbeddedDatabase)(${JSON.stringify(dir)}))`);
+    const owner = await otherProcess(
+      `import("./db/embedded").then((m) => (m.startEmbeddedDatabase ?? m.default.startEmbeddedDatabase)(${JSON.stringify(dir)}))`,
+    );
     const server = runningServer(path.join(dir, "pg"));
     assert.ok(server, "the other process started it");
     owner.kill("SIGKILL");
@@ -158,7 +160,11 @@ describe("embedded PostgreSQL", { concurrency: false }, () => {
       const first = runningServer(path.join(dir, "pg"))!;
       process.kill(first.pid, "SIGKILL");
       const password = fs.readFileSync(path.join(dir, "pg-password"), "utf8");
-      await until("the server to answer again", async () => (await logsIn(db.url, password).catch(() => false)) && runningServer(path.join(dir, "pg"))?.pid !== first.pid, 60_000);
+      await until(
+        "the server to answer again",
+        async () => (await logsIn(db.url, password).catch(() => false)) && runningServer(path.join(dir, "pg"))?.pid !== first.pid,
+        60_000,
+      );
     } finally {
       await db.stop();
     }

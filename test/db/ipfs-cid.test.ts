@@ -9,7 +9,7 @@ import type { Readable } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { base58btc } from "multiformats/bases/base58";
 import { CID } from "multiformats/cid";
-import { GET, HEAD } from "@/app/(viewer)/ipfs/[cid]/route";
+import { deliver } from "@/lib/delivery";
 import { addToIpfs, ipfsFile, nftMetadata, pinToService } from "@/lib/ipfs";
 import { kuboCid } from "../support/unixfs";
 
@@ -180,30 +180,41 @@ describe("ipfsFile: reading back from our blockstore", () => {
   });
 
   test("GET /ipfs/<cid>: ranges, type sniffing, 404", async () => {
-    const at = (c: string, init?: RequestInit) => [new Request(`http://app/ipfs/${c}`, init), { params: Promise.resolve({ cid: c }) }] as const;
+    // The gateway as the launcher serves it: the delivery plane on a node:http server.
+    const server = http.createServer((req, res) => void deliver(req, res));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const at = (c: string, init?: RequestInit) => fetch(`http://127.0.0.1:${port}/ipfs/${c}`, init);
+    try {
+      const whole = await at(cid);
+      assert.equal(whole.status, 200);
+      assert.equal(whole.headers.get("content-type"), "application/octet-stream");
+      assert.equal(whole.headers.get("cache-control"), "public, max-age=31536000, immutable");
+      assert.equal(hex(sha256(Buffer.from(await whole.arrayBuffer()))), hex(sha256(file)));
 
-    const whole = await GET(...at(cid));
-    assert.equal(whole.status, 200);
-    assert.equal(whole.headers.get("content-type"), "application/octet-stream");
-    assert.equal(whole.headers.get("cache-control"), "public, max-age=31536000, immutable");
-    assert.equal(hex(sha256(Buffer.from(await whole.arrayBuffer()))), hex(sha256(file)));
+      const ranged = await at(cid, { headers: { range: "bytes=1000-1999" } });
+      assert.equal(ranged.status, 206);
+      assert.equal(ranged.headers.get("content-range"), `bytes 1000-1999/${file.length}`);
+      assert.ok(Buffer.from(await ranged.arrayBuffer()).equals(file.subarray(1000, 2000)));
 
-    const ranged = await GET(...at(cid, { headers: { range: "bytes=1000-1999" } }));
-    assert.equal(ranged.status, 206);
-    assert.equal(ranged.headers.get("content-range"), `bytes 1000-1999/${file.length}`);
-    assert.ok(Buffer.from(await ranged.arrayBuffer()).equals(file.subarray(1000, 2000)));
+      const head = await at(cid, { method: "HEAD" });
+      assert.equal(head.headers.get("content-length"), String(file.length));
+      // A copy still current is not sent again.
+      const again = await at(cid, { headers: { "if-none-match": whole.headers.get("etag")! } });
+      assert.equal(again.status, 304);
 
-    const head = await HEAD(...at(cid, { method: "HEAD" }));
-    assert.equal(head.headers.get("content-length"), String(file.length));
+      const json = await addToIpfs(pieces(Buffer.from(JSON.stringify({ name: "x" }))));
+      assert.equal((await at(json.cid)).headers.get("content-type"), "application/json");
+      const mp4 = await addToIpfs(pieces(Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from("ftypisom"), randomBytes(100)])));
+      assert.equal((await at(mp4.cid)).headers.get("content-type"), "video/mp4");
+      const empty = await addToIpfs(pieces(Buffer.alloc(0)));
+      assert.equal((await at(empty.cid)).headers.get("content-length"), "0");
 
-    const json = await addToIpfs(pieces(Buffer.from(JSON.stringify({ name: "x" }))));
-    assert.equal((await GET(...at(json.cid))).headers.get("content-type"), "application/json");
-    const mp4 = await addToIpfs(pieces(Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from("ftypisom"), randomBytes(100)])));
-    assert.equal((await GET(...at(mp4.cid))).headers.get("content-type"), "video/mp4");
-    const empty = await addToIpfs(pieces(Buffer.alloc(0)));
-    assert.equal((await GET(...at(empty.cid))).headers.get("content-length"), "0");
-
-    assert.equal((await GET(...at("nonsense"))).status, 404);
+      assert.equal((await at("nonsense")).status, 404);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 

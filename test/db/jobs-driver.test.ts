@@ -50,12 +50,16 @@ async function until<T>(what: string, check: () => Promise<T | undefined> | T | 
 
 /** Waits until `count` runs triggered by the event have completed or failed. */
 function finishedRuns(event: string, count: number, timeoutMs?: number): Promise<RunRow[]> {
-  return until(`${count} finished run(s) of ${event}`, async () => {
-    const rows = await sql()<RunRow[]>`
+  return until(
+    `${count} finished run(s) of ${event}`,
+    async () => {
+      const rows = await sql()<RunRow[]>`
       SELECT r.status, r.output, r.error FROM job_runs r JOIN job_events e ON e.id = r.event_id
       WHERE e.name = ${event} AND r.status <> 'pending'`;
-    return rows.length >= count ? rows : undefined;
-  }, timeoutMs);
+      return rows.length >= count ? rows : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 async function withDriver(functions: InngestFunction.Any[], options: Partial<JobDriverOptions>, body: () => Promise<void>) {
@@ -245,7 +249,10 @@ test("a concurrency key with limit 1 serialises the runs of each key, not of the
     },
   );
   await withDriver([fn], {}, async () => {
-    await emitEach(eventType(event), ["a", "b", "a", "b", "a", "b"].map((webhookId) => ({ data: { webhookId } })));
+    await emitEach(
+      eventType(event),
+      ["a", "b", "a", "b", "a", "b"].map((webhookId) => ({ data: { webhookId } })),
+    );
     await finishedRuns(event, 6);
   });
   const overlap = (x: (typeof spans)[number], y: (typeof spans)[number]) => x.start < y.end && y.start < x.end;
@@ -254,7 +261,10 @@ test("a concurrency key with limit 1 serialises the runs of each key, not of the
       if (x !== y && x.key === y.key) assert.ok(!overlap(x, y), `two runs of key ${x.key} overlapped`);
     }
   }
-  assert.ok(spans.some((x) => spans.some((y) => x.key !== y.key && overlap(x, y))), "different keys never ran together");
+  assert.ok(
+    spans.some((x) => spans.some((y) => x.key !== y.key && overlap(x, y))),
+    "different keys never ran together",
+  );
 });
 
 test("a run sleeping when its driver stops is finished by the next driver", async () => {
@@ -305,13 +315,19 @@ test("two processes on one database run every step exactly once", async () => {
   const { pairEvent } = workerFunctions(suffix);
   const workers = await Promise.all([startWorker(), startWorker()]);
   try {
-    const ids = await emitEach(eventType(pairEvent), Array.from({ length: 100 }, (_, i) => ({ data: { i } })));
+    const ids = await emitEach(
+      eventType(pairEvent),
+      Array.from({ length: 100 }, (_, i) => ({ data: { i } })),
+    );
     await finishedRuns(pairEvent, 100, 30_000);
     const log = await stepLog(ids);
     const executions = new Map<string, number>();
     for (const row of log) executions.set(`${row.event_id}/${row.step}`, (executions.get(`${row.event_id}/${row.step}`) ?? 0) + 1);
     assert.equal(executions.size, 200);
-    assert.ok([...executions.values()].every((n) => n === 1), "a step ran more than once");
+    assert.ok(
+      [...executions.values()].every((n) => n === 1),
+      "a step ran more than once",
+    );
     assert.deepEqual(new Set(log.map((r) => r.pid)), new Set(workers.map((w) => w.pid)), "both processes took runs");
   } finally {
     await Promise.all(workers.map((w) => stopWorker(w)));
@@ -335,6 +351,9 @@ test("a run whose process was killed mid-step is taken over when its lease runs 
     await driver.stop();
   }
   const log = await stepLog([id]);
-  assert.deepEqual(log.map((r) => r.step), ["slow-start", "slow-start", "after"]);
+  assert.deepEqual(
+    log.map((r) => r.step),
+    ["slow-start", "slow-start", "after"],
+  );
   assert.ok(Number(log[1].at) >= Number(leaseEnd), "taken over before the lease ran out");
 });

@@ -18,18 +18,38 @@ const SEGMENT = [{ file: "c0000_0.ts", duration: 4, size: 1000 }];
 async function ladder(chunks: number) {
   const user = await createUser({ email: `claims-${Date.now()}-${Math.random()}@example.com` });
   const asset = await createAsset(user.id, { name: "claims", source: { type: "directUpload" }, phase: "ready" });
-  await db().insert(assetRenditions).values(
-    LADDER.map((name, position) => ({ assetId: asset.id, name, position, width: 640, height: 360, bitrate: 800_000, fps: 30, chunks, phase: "transcoding", updatedAt: Date.now() })),
-  );
-  await db().insert(transcodeChunks).values(
-    LADDER.flatMap((rendition) => Array.from({ length: chunks }, (_, index) => ({ assetId: asset.id, rendition, index, start: index * 4, duration: 4 }))),
-  );
+  await db()
+    .insert(assetRenditions)
+    .values(
+      LADDER.map((name, position) => ({
+        assetId: asset.id,
+        name,
+        position,
+        width: 640,
+        height: 360,
+        bitrate: 800_000,
+        fps: 30,
+        chunks,
+        phase: "transcoding",
+        updatedAt: Date.now(),
+      })),
+    );
+  await db()
+    .insert(transcodeChunks)
+    .values(
+      LADDER.flatMap((rendition) => Array.from({ length: chunks }, (_, index) => ({ assetId: asset.id, rendition, index, start: index * 4, duration: 4 }))),
+    );
   return asset.id;
 }
 
 const claimedBy = async (assetId: string, index: number) =>
   Object.fromEntries(
-    (await db().select().from(transcodeChunks).where(and(eq(transcodeChunks.assetId, assetId), eq(transcodeChunks.index, index)))).map((c) => [c.rendition, c.claimedBy]),
+    (
+      await db()
+        .select()
+        .from(transcodeChunks)
+        .where(and(eq(transcodeChunks.assetId, assetId), eq(transcodeChunks.index, index)))
+    ).map((c) => [c.rendition, c.claimedBy]),
   );
 
 describe("rendition chunk claims", () => {
@@ -65,7 +85,10 @@ describe("rendition chunk claims", () => {
 
   test("a job whose rendition another job took does not keep the rest", async () => {
     const assetId = await ladder(1);
-    await db().update(transcodeChunks).set({ claimedBy: "event-other" }).where(and(eq(transcodeChunks.assetId, assetId), eq(transcodeChunks.rendition, "720p")));
+    await db()
+      .update(transcodeChunks)
+      .set({ claimedBy: "event-other" })
+      .where(and(eq(transcodeChunks.assetId, assetId), eq(transcodeChunks.rendition, "720p")));
     assert.equal(await claimChunk({ assetId, rendition: "720p", index: 0 }, "event-720"), undefined);
     assert.deepEqual(await claimedBy(assetId, 0), { "720p": "event-other", "480p": null, "360p": null });
   });

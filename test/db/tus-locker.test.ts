@@ -57,13 +57,21 @@ describe("the tus lock across app instances", () => {
     const held = a.newLock(id);
     await held.lock(never(), () => {});
     const started = Date.now();
-    await assert.rejects(b.newLock(id).lock(never(), () => {}), (err) => err === ERRORS.ERR_LOCK_TIMEOUT);
+    await assert.rejects(
+      b.newLock(id).lock(never(), () => {}),
+      (err) => err === ERRORS.ERR_LOCK_TIMEOUT,
+    );
     assert.ok(Date.now() - started >= 900, `gave up after ${Date.now() - started} ms`);
 
     const request = new AbortController();
     setTimeout(() => request.abort(), 200);
     const abortedAt = Date.now();
-    await assert.rejects(instance().newLock(id).lock(request.signal, () => {}), (err) => err === ERRORS.ERR_LOCK_TIMEOUT);
+    await assert.rejects(
+      instance()
+        .newLock(id)
+        .lock(request.signal, () => {}),
+      (err) => err === ERRORS.ERR_LOCK_TIMEOUT,
+    );
     assert.ok(Date.now() - abortedAt < 800, "stops waiting when its request ends");
     await held.unlock();
   });
@@ -73,7 +81,10 @@ describe("the tus lock across app instances", () => {
     const id = uploadId();
     const first = a.newLock(id);
     await first.lock(never(), () => {});
-    await assert.rejects(a.newLock(id).lock(never(), () => {}), (err) => err === ERRORS.ERR_LOCK_TIMEOUT);
+    await assert.rejects(
+      a.newLock(id).lock(never(), () => {}),
+      (err) => err === ERRORS.ERR_LOCK_TIMEOUT,
+    );
     await first.unlock();
     const second = a.newLock(id);
     await second.lock(never(), () => {});
@@ -87,13 +98,20 @@ describe("the tus lock across app instances", () => {
 
   test("kill -9 of the instance holding an upload frees it at once", async () => {
     const id = uploadId();
-    const child = spawn(process.execPath, ["--import", "tsx", "test/support/tus-lock-holder.ts", id], { env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "test/support/tus-lock-holder.ts", id], {
+      env: process.env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     await new Promise<void>((resolve, reject) => {
       child.stdout!.on("data", (c: Buffer) => c.toString().includes("locked") && resolve());
       child.once("exit", (code) => reject(new Error(`the holder exited with ${code}`)));
     });
     const waiter = instance(1500);
-    await assert.rejects(waiter.newLock(id).lock(never(), () => {}), (err) => err === ERRORS.ERR_LOCK_TIMEOUT, "held while the holder lives");
+    await assert.rejects(
+      waiter.newLock(id).lock(never(), () => {}),
+      (err) => err === ERRORS.ERR_LOCK_TIMEOUT,
+      "held while the holder lives",
+    );
     child.kill("SIGKILL");
     await new Promise((r) => child.once("exit", r));
     const started = Date.now();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import { z } from "zod";
+import { answerOf, send, type CallArgs, type CallResult, type Page } from "@/lib/api/client";
 import type { Operation } from "@/lib/api/operations";
 
 /** The running app under test (started by `npm test`). */
@@ -45,14 +45,7 @@ export async function call(method: string, path: string, opts: CallOptions = {})
     body,
     redirect: "manual",
   });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* not JSON: keep the text */
-  }
-  return { status: res.status, body: parsed, headers: res.headers };
+  return { status: res.status, body: await bodyOf(res), headers: res.headers };
 }
 
 export interface Raw {
@@ -77,30 +70,52 @@ export function raw(base: string, method: string, pathname: string, headers: Rec
 
 /** An API client for one user's key. Paths are relative to /api/. */
 export class Api {
-  constructor(readonly key: string, readonly email: string, readonly base = BASE) {}
+  constructor(
+    readonly key: string,
+    readonly email: string,
+    readonly base = BASE,
+  ) {}
   get = (path: string) => this.send("GET", path);
   delete = (path: string) => this.send("DELETE", path);
   post = (path: string, body?: unknown) => this.send("POST", path, { body });
   patch = (path: string, body?: unknown) => this.send("PATCH", path, { body });
   put = (path: string, body?: unknown) => this.send("PUT", path, { body });
-  send = (method: string, path: string, opts: Omit<CallOptions, "auth"> = {}) =>
-    call(method, path, { base: this.base, ...opts, auth: `Bearer ${this.key}` });
+  send = (method: string, path: string, opts: Omit<CallOptions, "auth"> = {}) => call(method, path, { base: this.base, ...opts, auth: `Bearer ${this.key}` });
 
   /**
-   * A declared operation (lib/api/operations.ts), called as a client would: `params` fill its
-   * path, and its success answer is parsed with the operation's own response schema, so the
-   * body is typed and an answer outside the public shape fails the test.
+   * A declared operation (lib/api/operations.ts), called through the app's one client
+   * (lib/api/client.ts): `params`, `query` and `body` are typed by the declaration, and the
+   * success answer is parsed with its response schema, so the body is typed and an answer
+   * outside the public shape fails the test. A refusal is answered, not thrown: its status and
+   * `{"errors": [...]}` body are the test's to check. The way to call the API in new tests.
    */
-  async call<O extends Operation>(op: O, opts: { params?: Record<string, string>; body?: unknown; query?: string } = {}): Promise<Res<Success<O>>> {
-    const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(opts.params?.[name] ?? `{${name}}`));
-    const res = await this.send(op.method, `${path.slice(1)}${opts.query ? `?${opts.query}` : ""}`, { body: opts.body });
-    if (res.status === op.status && op.response) res.body = (op.paged ? z.array(op.response) : op.response).parse(res.body);
-    return res as Res<Success<O>>;
+  async call<O extends Operation>(op: O, ...[input, transport]: CallArgs<O>): Promise<Res<Success<O>>> {
+    const res = await send(op, input, {
+      baseUrl: this.base,
+      redirect: "manual",
+      ...transport,
+      headers: { authorization: `Bearer ${this.key}`, ...transport?.headers },
+    });
+    // Typed as the success body, as before: a test checks the status before it reads a refusal's `errors`.
+    if (res.status !== op.status) return { status: res.status, headers: res.headers, body: (await bodyOf(res)) as Success<O> };
+    const answer = (await answerOf(op, res)) as CallResult<O>;
+    // A page's items are the body as the API sends it; its Link header is in `headers`.
+    const body = (op.paged ? (answer as Page<unknown>).items : answer) as Success<O>;
+    return { status: res.status, headers: res.headers, body };
   }
 }
 
-/** The parsed body of an operation's success answer. */
-type Success<O extends Operation> = O["response"] extends z.ZodType ? (O["paged"] extends true ? z.output<O["response"]>[] : z.output<O["response"]>) : undefined;
+/** The parsed body of an operation's success answer: a paged operation's items. */
+type Success<O extends Operation> = CallResult<O> extends Page<infer T> ? T[] : CallResult<O>;
+
+async function bodyOf(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text; // not JSON: the text as it is
+  }
+}
 
 function cookiesOf(res: Res): string {
   return res.headers

@@ -72,7 +72,10 @@ export async function startCluster(opts: { apps: number; nodes: number; env?: Re
       fs.mkdirSync(dataDir);
       appDataDirs.push(dataDir);
     }
-    await startAll(apps, appDataDirs.map((dataDir) => () => startAppProcess({ ...env, PORT: "0", DATA_DIR: dataDir, MEDIA_NODE: "false" })));
+    await startAll(
+      apps,
+      appDataDirs.map((dataDir) => () => startAppProcess({ ...env, PORT: "0", DATA_DIR: dataDir, MEDIA_NODE: "false" })),
+    );
     for (let i = 0; i < opts.nodes; i++) {
       // Each node reports to a different instance: any of them will do. One at a time: a node
       // has 30 s to say it is ready, and two starting at once on a busy machine missed it.

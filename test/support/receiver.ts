@@ -47,10 +47,11 @@ export async function startReceiver(opts: { answers?: number[]; port?: number; o
       }
       return received;
     },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

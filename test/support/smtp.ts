@@ -10,7 +10,10 @@ export interface ReceivedMail {
 
 /** A quoted-printable body as written: soft line breaks joined, =XX bytes decoded. */
 const fromQuotedPrintable = (body: string) =>
-  Buffer.from(body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), "latin1").toString("utf8");
+  Buffer.from(
+    body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    "latin1",
+  ).toString("utf8");
 
 function parse(to: string[], data: string): ReceivedMail {
   const [head, ...rest] = data.split("\r\n\r\n");

@@ -66,7 +66,14 @@ export const kuboCid = (() => {
       for (let i = 0; i < level.length; i += MAX_LINKS) {
         const children = level.slice(i, i + MAX_LINKS);
         const fileSize = children.reduce((sum, c) => sum + c.fileSize, 0);
-        const parent = node(children, unixfsFile(Buffer.alloc(0), fileSize, children.map((c) => c.fileSize)));
+        const parent = node(
+          children,
+          unixfsFile(
+            Buffer.alloc(0),
+            fileSize,
+            children.map((c) => c.fileSize),
+          ),
+        );
         parents.push({ multihash: parent.multihash, tsize: parent.block.length + children.reduce((sum, c) => sum + c.tsize, 0), fileSize });
       }
       level = parents;
@@ -74,4 +81,3 @@ export const kuboCid = (() => {
     return base58btc(level[0].multihash);
   };
 })();
-

@@ -15,7 +15,10 @@ test("PUBLIC_URL, else the Host header, else with AUTH_TRUST_HOST the forwarded 
   assert.equal(browserOrigin(h({ host: "[::1]:4000", "x-forwarded-proto": "https" }), settings({})), "https://[::1]:4000");
   assert.equal(browserOrigin(h({ host: "10.0.0.5:3000", "x-forwarded-host": "evil.example" }), settings({})), "http://10.0.0.5:3000");
   assert.equal(
-    browserOrigin(h({ host: "10.0.0.5:3000", "x-forwarded-host": "video.example.com, 10.0.0.1", "x-forwarded-proto": "https,http" }), settings({ AUTH_TRUST_HOST: true })),
+    browserOrigin(
+      h({ host: "10.0.0.5:3000", "x-forwarded-host": "video.example.com, 10.0.0.1", "x-forwarded-proto": "https,http" }),
+      settings({ AUTH_TRUST_HOST: true }),
+    ),
     "https://video.example.com",
   );
   assert.equal(
@@ -29,7 +32,17 @@ test("PUBLIC_URL, else the Host header, else with AUTH_TRUST_HOST the forwarded 
 
 test("callbacks stay on this site, as the browser would resolve them", () => {
   assert.equal(safeCallback("/streams/abc?x=1#y"), "/streams/abc?x=1#y");
-  for (const url of [undefined, "", "https://evil.example/", "//evil.example", "/\\evil.example", "/\t/evil.example", "/\n/evil.example", "\\\\evil.example", "javascript:alert(1)"]) {
+  for (const url of [
+    undefined,
+    "",
+    "https://evil.example/",
+    "//evil.example",
+    "/\\evil.example",
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "\\\\evil.example",
+    "javascript:alert(1)",
+  ]) {
     assert.equal(safeCallback(url), "/streams", JSON.stringify(url));
   }
   assert.equal(signInPath("/webhooks/w1?tab=log"), "/sign-in?callbackUrl=%2Fwebhooks%2Fw1%3Ftab%3Dlog");
@@ -37,9 +50,15 @@ test("callbacks stay on this site, as the browser would resolve them", () => {
 });
 
 test("a cookie-authenticated change must name this app's page: Origin, else Sec-Fetch-Site, else Referer", () => {
-  const req = (method: string, headers: Record<string, string>) => new Request("http://localhost:3900/api/stream", { method, headers: { host: "localhost:3900", ...headers } });
+  const req = (method: string, headers: Record<string, string>) =>
+    new Request("http://localhost:3900/api/stream", { method, headers: { host: "localhost:3900", ...headers } });
   const own = "http://localhost:3900";
-  const allowed: Record<string, string>[] = [{ origin: own }, { "sec-fetch-site": "same-origin" }, { referer: `${own}/streams/x` }, { origin: own, "sec-fetch-site": "same-origin" }];
+  const allowed: Record<string, string>[] = [
+    { origin: own },
+    { "sec-fetch-site": "same-origin" },
+    { referer: `${own}/streams/x` },
+    { origin: own, "sec-fetch-site": "same-origin" },
+  ];
   for (const headers of allowed) {
     assert.equal(isFromOwnPage(req("POST", headers)), true, JSON.stringify(headers));
   }

@@ -49,7 +49,11 @@ test("a declared length over the limit is refused before any byte is read", asyn
 
 test("a request's body is counted as it streams, with or without Content-Length", async () => {
   const chunked = (chunks: number) =>
-    new Request("http://localhost/", { method: "POST", body: Readable.toWeb(Readable.from(source(chunks).body)) as ReadableStream, duplex: "half" } as RequestInit);
+    new Request("http://localhost/", {
+      method: "POST",
+      body: Readable.toWeb(Readable.from(source(chunks).body)) as ReadableStream,
+      duplex: "half",
+    } as RequestInit);
   assert.equal((await requestBody(chunked(3), 3 * KiB)).length, 3 * KiB);
   await assert.rejects(requestBody(chunked(1_000_000), 64 * KiB), /the request body is over 65536 bytes/);
   const declared = new Request("http://localhost/", { method: "POST", body: "x".repeat(10), headers: { "content-length": "10" } });

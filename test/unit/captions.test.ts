@@ -20,7 +20,8 @@ const refusal = (text: string | Uint8Array, duration?: number) => {
 };
 
 test("WebVTT is kept as written, with the timestamp map that aligns it with our TS segments", () => {
-  const vtt = "\uFEFFWEBVTT - film\r\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000\r\n\r\nNOTE a note\r\n\r\nintro\r\n00:01.000 --> 00:02.500 align:start\r\nHello <i>world</i>\r\n\r\n00:00:03.000 --> 00:00:04.000\r\nBye\r\n";
+  const vtt =
+    "\uFEFFWEBVTT - film\r\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000\r\n\r\nNOTE a note\r\n\r\nintro\r\n00:01.000 --> 00:02.500 align:start\r\nHello <i>world</i>\r\n\r\n00:00:03.000 --> 00:00:04.000\r\nBye\r\n";
   const out = parseCaptions(bytes(vtt), 10);
   assert.equal(out.format, "vtt");
   assert.equal(out.cues, 2);
@@ -31,7 +32,8 @@ test("WebVTT is kept as written, with the timestamp map that aligns it with our 
 });
 
 test("SRT becomes WebVTT: times with a dot, font tags and overrides dropped, & escaped", () => {
-  const srt = "1\n00:00:01,000 --> 00:00:02,000\n<font color=\"red\">Tom & Jerry</font>\n\n2\n00:00:02,500 --> 00:00:03,000 X1:10 X2:20 Y1:1 Y2:2\n{\\an8}<b>Up</b> here\n";
+  const srt =
+    '1\n00:00:01,000 --> 00:00:02,000\n<font color="red">Tom & Jerry</font>\n\n2\n00:00:02,500 --> 00:00:03,000 X1:10 X2:20 Y1:1 Y2:2\n{\\an8}<b>Up</b> here\n';
   const out = parseCaptions(bytes(srt), 10);
   assert.equal(out.format, "srt");
   assert.equal(

@@ -7,7 +7,14 @@ test("a cursor round-trips the position of the last item, and garbage decodes to
   const position = { key: 1_795_316_498_117, id: "3f0c1a2e-aaaa-4bbb-8ccc-0123456789ab" };
   assert.deepEqual(decodeCursor(encodeCursor(position)), position);
   assert.equal(Buffer.from(encodeCursor(position), "base64url").toString(), `${position.key}:${position.id}`, "newest-first cursors keep their old form");
-  for (const bad of ["", "%%%", Buffer.from("x:abc").toString("base64url"), Buffer.from("1:").toString("base64url"), Buffer.from("1:a b").toString("base64url"), Buffer.from(`1e400:a`).toString("base64url")]) {
+  for (const bad of [
+    "",
+    "%%%",
+    Buffer.from("x:abc").toString("base64url"),
+    Buffer.from("1:").toString("base64url"),
+    Buffer.from("1:a b").toString("base64url"),
+    Buffer.from(`1e400:a`).toString("base64url"),
+  ]) {
     assert.equal(decodeCursor(bad), undefined, bad);
   }
 });
@@ -43,7 +50,17 @@ test("a page fetched with one row more says where the next page starts", () => {
 });
 
 test("merged rows sort by key then id, in either direction", () => {
-  const rows = [{ key: 1, id: "b" }, { key: 2, id: "a" }, { key: 1, id: "a" }];
-  assert.deepEqual([...rows].sort(compareBy({ by: "k", desc: false })).map((r) => `${r.key}${r.id}`), ["1a", "1b", "2a"]);
-  assert.deepEqual([...rows].sort(compareBy({ by: "k", desc: true })).map((r) => `${r.key}${r.id}`), ["2a", "1b", "1a"]);
+  const rows = [
+    { key: 1, id: "b" },
+    { key: 2, id: "a" },
+    { key: 1, id: "a" },
+  ];
+  assert.deepEqual(
+    [...rows].sort(compareBy({ by: "k", desc: false })).map((r) => `${r.key}${r.id}`),
+    ["1a", "1b", "2a"],
+  );
+  assert.deepEqual(
+    [...rows].sort(compareBy({ by: "k", desc: true })).map((r) => `${r.key}${r.id}`),
+    ["2a", "1b", "1a"],
+  );
 });

@@ -38,6 +38,10 @@ test("the functions registry lists every function defined under inngest/function
     assert.ok(functions.includes(fn), `${where} (id "${fn.id()}") is missing from \`functions\` in inngest/functions/index.ts`);
   }
   const ids = functions.map((fn) => fn.id());
-  assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], "the registry lists a function id twice");
+  assert.deepEqual(
+    ids.filter((id, i) => ids.indexOf(id) !== i),
+    [],
+    "the registry lists a function id twice",
+  );
   assert.equal(functions.length, defined.length, "the registry lists a function that no file under inngest/functions exports");
 });

@@ -16,7 +16,14 @@ const governor = () => new LadderGovernor({ segmentS: 2, renditions, source });
  * second; the decisions that were not "keep", with their second. A ladder that changes
  * restarts, so the lag given stops applying: `changes` stops after that many.
  */
-function run(g: LadderGovernor, fromS: number, toS: number, lagAt: (s: number) => number | undefined, cpuAt: (s: number) => number = () => 0.5, changes = Infinity) {
+function run(
+  g: LadderGovernor,
+  fromS: number,
+  toS: number,
+  lagAt: (s: number) => number | undefined,
+  cpuAt: (s: number) => number = () => 0.5,
+  changes = Infinity,
+) {
   const decisions: { s: number; decision: GovernorDecision }[] = [];
   for (let s = fromS; s <= toS; s++) {
     const decision = g.observe({ at: s * 1000, lagS: lagAt(s), cpuBusy: cpuAt(s) });
@@ -35,12 +42,21 @@ test("the lag limit is two segments, at least 4 s", () => {
 
 test("a ladder that keeps up, or catches up quickly after its start, keeps every rendition", () => {
   const g = governor();
-  assert.deepEqual(run(g, 0, 120, (s) => 1 + (s % 3) * 0.3), []);
+  assert.deepEqual(
+    run(g, 0, 120, (s) => 1 + (s % 3) * 0.3),
+    [],
+  );
   // A start that read a backlog: 9 s behind, catching up at 1.5 s a second.
   const started = governor();
-  assert.deepEqual(run(started, 0, 60, (s) => Math.max(1, 9 - 1.5 * s)), []);
+  assert.deepEqual(
+    run(started, 0, 60, (s) => Math.max(1, 9 - 1.5 * s)),
+    [],
+  );
   // Not measured yet (a process starting): nothing to judge.
-  assert.deepEqual(run(governor(), 0, 30, () => undefined), []);
+  assert.deepEqual(
+    run(governor(), 0, 30, () => undefined),
+    [],
+  );
   assert.deepEqual(g.running, [1, 2]);
   assert.equal(g.lagging(1.2), false);
 });
@@ -52,7 +68,10 @@ test("a ladder that falls behind drops the costliest rendition first, within sec
   assert.deepEqual(decisions[0].decision, { action: "drop", variants: [1] }, "480p only: dropping it leaves room enough");
   assert.ok(decisions[0].s <= 35, `noticed at ${decisions[0].s} s`);
   assert.deepEqual(g.running, [2]);
-  assert.deepEqual(g.dropped.map((r) => r.name), ["480p"]);
+  assert.deepEqual(
+    g.dropped.map((r) => r.name),
+    ["480p"],
+  );
   assert.equal(g.lagging(0.5), true, "running without a rendition is lagging");
 });
 
@@ -63,7 +82,10 @@ test("a ladder far short of real time drops as many renditions as its pace says,
   assert.deepEqual(first.decision, { action: "drop", variants: [1, 2] });
   assert.ok(first.s <= 10, `noticed at ${first.s} s`);
   assert.deepEqual(rest, [], "nothing more to drop: the source is never dropped");
-  assert.deepEqual(g.dropped.map((r) => r.name), ["480p", "360p"]);
+  assert.deepEqual(
+    g.dropped.map((r) => r.name),
+    ["480p", "360p"],
+  );
 });
 
 test("past the limit and catching up too slowly counts as behind", () => {
@@ -77,7 +99,10 @@ test("after a drop the restarted ladder is judged afresh, once its trend is know
   const g = governor();
   const [drop] = run(g, 0, 40, (s) => 1 + 0.1 * s, undefined, 1);
   // The restart starts 6 s behind (the start of its ffmpeg), and then keeps up.
-  assert.deepEqual(run(g, drop.s + 1, drop.s + 60, (s) => Math.max(1, 6 - (s - drop.s))), []);
+  assert.deepEqual(
+    run(g, drop.s + 1, drop.s + 60, (s) => Math.max(1, 6 - (s - drop.s))),
+    [],
+  );
 });
 
 test("a dropped rendition comes back after a calm minute, the cheapest first; a setback doubles the wait", () => {
@@ -87,7 +112,10 @@ test("a dropped rendition comes back after a calm minute, the cheapest first; a 
   const t0 = drop.s + 1;
   const calm = () => 1;
   // A busy CPU (at normal priority) is no room, however small the lag.
-  assert.deepEqual(run(g, t0, t0 + 300, calm, () => 0.95), []);
+  assert.deepEqual(
+    run(g, t0, t0 + 300, calm, () => 0.95),
+    [],
+  );
   const t1 = t0 + 301;
   const restored = run(g, t1, t1 + 200, calm, () => 0.3, 2);
   assert.deepEqual(restored[0].decision, { action: "restore", variants: [2] }, "360p, the cheaper, first");

@@ -32,7 +32,11 @@ test("a portrait video's rungs follow its short side", () => {
 
 test("profiles keep the source's aspect inside the box asked, never above its frame rate, tallest first", () => {
   const plans = profileLadder(
-    [{ name: "a", width: 320, height: 320, bitrate: 200_000 }, { height: 480, bitrate: 900_000, fps: 60 }, { name: "c", width: 1280, bitrate: 3_000_000, fps: 24 }],
+    [
+      { name: "a", width: 320, height: 320, bitrate: 200_000 },
+      { height: 480, bitrate: 900_000, fps: 60 },
+      { name: "c", width: 1280, bitrate: 3_000_000, fps: 24 },
+    ],
     { width: 1920, height: 1080, fps: 30 },
   );
   assert.deepEqual(sizes(plans), ["c 1280x720@24 3000k", "480p 854x480@30 900k", "a 320x180@30 200k"]);
@@ -40,7 +44,11 @@ test("profiles keep the source's aspect inside the box asked, never above its fr
 
 test("profiles larger or faster than the source get the source's size and rate, under the names asked", () => {
   const plans = profileLadder(
-    [{ height: 1080, bitrate: 6_000_000, fps: 60 }, { width: 1280, bitrate: 3_000_000 }, { name: "sq", width: 4000, height: 4000, bitrate: 1_000_000 }],
+    [
+      { height: 1080, bitrate: 6_000_000, fps: 60 },
+      { width: 1280, bitrate: 3_000_000 },
+      { name: "sq", width: 4000, height: 4000, bitrate: 1_000_000 },
+    ],
     { width: 160, height: 90, fps: 15 },
   );
   assert.deepEqual(sizes(plans), ["1080p 160x90@15 6000k", "720p 160x90@15 3000k", "sq 160x90@15 1000k"]);
@@ -62,10 +70,35 @@ test("profiles: only H.264, names safe as path segments and unique, a bitrate re
 });
 
 test("chunks: whole chunks of the given length, a short tail joined to the one before", () => {
-  assert.deepEqual(chunkPlan(60, 20).map((c) => [c.start, c.duration]), [[0, 20], [20, 20], [40, 20]]);
-  assert.deepEqual(chunkPlan(65, 20).map((c) => [c.start, c.duration]), [[0, 20], [20, 20], [40, 25]]);
-  assert.deepEqual(chunkPlan(71, 20).map((c) => [c.start, c.duration]), [[0, 20], [20, 20], [40, 20], [60, 11]]);
-  assert.deepEqual(chunkPlan(3, 20).map((c) => [c.start, c.duration]), [[0, 3]]);
+  assert.deepEqual(
+    chunkPlan(60, 20).map((c) => [c.start, c.duration]),
+    [
+      [0, 20],
+      [20, 20],
+      [40, 20],
+    ],
+  );
+  assert.deepEqual(
+    chunkPlan(65, 20).map((c) => [c.start, c.duration]),
+    [
+      [0, 20],
+      [20, 20],
+      [40, 25],
+    ],
+  );
+  assert.deepEqual(
+    chunkPlan(71, 20).map((c) => [c.start, c.duration]),
+    [
+      [0, 20],
+      [20, 20],
+      [40, 20],
+      [60, 11],
+    ],
+  );
+  assert.deepEqual(
+    chunkPlan(3, 20).map((c) => [c.start, c.duration]),
+    [[0, 3]],
+  );
 });
 
 test("the master lists renditions as they are ready, and the source remux until a rendition as tall is", () => {
@@ -74,7 +107,17 @@ test("the master lists renditions as they are ready, and the source remux until 
     videoSpec: { format: "mp4", duration: 10, bitrate: 8_000_000, tracks: [{ type: "video", codec: "h264", width: 1920, height: 1080, fps: 30 }] },
   } as unknown as AssetRow;
   const rung = (name: string, height: number, phase: string) =>
-    ({ name, width: (height * 16) / 9, height, phase, bitrate: height * 5000, bandwidth: height * 6000, averageBandwidth: height * 5000, fps: 30, codecs: "avc1.64001f,mp4a.40.2" }) as unknown as RenditionRow;
+    ({
+      name,
+      width: (height * 16) / 9,
+      height,
+      phase,
+      bitrate: height * 5000,
+      bandwidth: height * 6000,
+      averageBandwidth: height * 5000,
+      fps: 30,
+      codecs: "avc1.64001f,mp4a.40.2",
+    }) as unknown as RenditionRow;
   const uris = (p: string) => p.split("\n").filter((l) => l && !l.startsWith("#"));
 
   const growing = assetMasterPlaylist(asset, [rung("1080p", 1080, "transcoding"), rung("360p", 360, "ready")]);
@@ -88,18 +131,36 @@ test("the master lists renditions as they are ready, and the source remux until 
 });
 
 test("caption tracks are the master's subtitles group, and every variant names it", () => {
-  const asset = { videoSpec: { format: "mp4", duration: 10, tracks: [{ type: "video", codec: "h264", width: 640, height: 360, fps: 30 }] }, size: 1_000_000 } as unknown as AssetRow;
-  const rung = { name: "360p", width: 640, height: 360, phase: "ready", bitrate: 365_000, bandwidth: 400_000, fps: 30, codecs: "avc1.64001e,mp4a.40.2" } as unknown as RenditionRow;
+  const asset = {
+    videoSpec: { format: "mp4", duration: 10, tracks: [{ type: "video", codec: "h264", width: 640, height: 360, fps: 30 }] },
+    size: 1_000_000,
+  } as unknown as AssetRow;
+  const rung = {
+    name: "360p",
+    width: 640,
+    height: 360,
+    phase: "ready",
+    bitrate: 365_000,
+    bandwidth: 400_000,
+    fps: 30,
+    codecs: "avc1.64001e,mp4a.40.2",
+  } as unknown as RenditionRow;
   const track = (id: string, language: string, name: string) => ({ id, language, name }) as unknown as TextTrackRow;
   const { playlist } = assetMasterPlaylist(asset, [rung], [track("t1", "en", "English"), track("t2", "pt-BR", 'Say "oi"')]);
   const lines = playlist.split("\n");
-  assert.deepEqual(lines.filter((l) => l.startsWith("#EXT-X-MEDIA:")), [
-    '#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=YES,URI="captions/t1.m3u8"',
-    `#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="Say 'oi'",LANGUAGE="pt-BR",DEFAULT=NO,AUTOSELECT=YES,URI="captions/t2.m3u8"`,
-  ]);
+  assert.deepEqual(
+    lines.filter((l) => l.startsWith("#EXT-X-MEDIA:")),
+    [
+      '#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=YES,URI="captions/t1.m3u8"',
+      `#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="Say 'oi'",LANGUAGE="pt-BR",DEFAULT=NO,AUTOSELECT=YES,URI="captions/t2.m3u8"`,
+    ],
+  );
   const variants = lines.filter((l) => l.startsWith("#EXT-X-STREAM-INF:"));
   assert.equal(variants.length, 1);
-  assert.ok(variants.every((v) => v.endsWith(',SUBTITLES="subs"')), playlist);
+  assert.ok(
+    variants.every((v) => v.endsWith(',SUBTITLES="subs"')),
+    playlist,
+  );
   // Without tracks, no group is named (a player would look for one).
   assert.doesNotMatch(assetMasterPlaylist(asset, [rung]).playlist, /SUBTITLES/);
 });

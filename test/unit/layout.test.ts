@@ -13,7 +13,11 @@ const root = process.cwd();
 const EXTENSIONS = [".ts", ".tsx", ".d.ts", "/index.ts", "/index.tsx"];
 
 function resolve(from: string, specifier: string): string | undefined {
-  const base = specifier.startsWith("@/") ? path.join(root, specifier.slice(2)) : specifier.startsWith(".") ? path.resolve(path.dirname(from), specifier) : undefined;
+  const base = specifier.startsWith("@/")
+    ? path.join(root, specifier.slice(2))
+    : specifier.startsWith(".")
+      ? path.resolve(path.dirname(from), specifier)
+      : undefined;
   if (!base) return undefined;
   for (const candidate of [base, ...EXTENSIONS.map((ext) => base + ext)]) {
     if (fs.statSync(candidate, { throwIfNoEntry: false })?.isFile()) return candidate;
@@ -81,7 +85,9 @@ const SERVER_ONLY = /^(node:|(fs|path|os|child_process|crypto|net|http|https|str
 test("the browser's code (each \"use client\" file and what it imports) reaches no server module: not db/ or inngest/, nor Node's own or the database's", () => {
   // In place of the `server-only` package: it throws when imported outside Next's server build, and
   // these server modules also run in plain Node (the launcher, job workers, the CLI, the tests).
-  const clientEntries = ["app", "components", "lib"].flatMap((dir) => [...sources(dir)]).filter((file) => /^\s*["']use client["']/.test(fs.readFileSync(path.join(root, file), "utf8")));
+  const clientEntries = ["app", "components", "lib"]
+    .flatMap((dir) => [...sources(dir)])
+    .filter((file) => /^\s*["']use client["']/.test(fs.readFileSync(path.join(root, file), "utf8")));
   assert.ok(clientEntries.length > 20, `the dashboard's client components were found (${clientEntries.length})`);
   const offenders = new Set<string>();
   const seen = new Set<string>();
@@ -98,4 +104,26 @@ test("the browser's code (each \"use client\" file and what it imports) reaches 
     }
   }
   assert.deepEqual([...offenders].sort(), []);
+});
+
+test("the operation declarations and the API client, which every dashboard page bundles, load only schemas and zod: the common-password list (380 kB) only when a password is checked", () => {
+  const modules = new Set<string>();
+  const seen = new Set<string>();
+  const pending = ["lib/api/client.ts", "lib/api/operations.ts"].map((file) => path.join(root, file));
+  for (let file = pending.pop(); file; file = pending.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    // Static imports only: an `import()` is a chunk of its own, fetched when it runs.
+    const source = fs.readFileSync(file, "utf8").replace(/^\s*(?:import|export)\s+type\s[^;]*;/gm, "");
+    for (const [, specifier] of source.matchAll(/\bfrom\s*["']([^"']+)["']/g)) {
+      const target = resolve(file, specifier);
+      if (target) pending.push(target);
+      else modules.add(specifier);
+    }
+  }
+  assert.deepEqual([...modules], ["zod"]);
+  assert.ok(
+    [...seen].every((file) => /^lib\//.test(path.relative(root, file))),
+    "no db/, inngest/ or media-node/ module",
+  );
 });

@@ -40,15 +40,25 @@ test("encoders are sent to the least loaded healthy node: CPU first, then sessio
     NOW,
     LOST_AFTER_MS,
   );
-  assert.deepEqual(ranked.map((n) => n.id), ["idle", "big", "crowded", "busy"]);
+  assert.deepEqual(
+    ranked.map((n) => n.id),
+    ["idle", "big", "crowded", "busy"],
+  );
 });
 
 test("an overloaded node gets encoders only when no node is healthy", () => {
   const overloaded = node("overloaded", { cpuLoad: 0.1, overloaded: true });
   const ranked = rankForIngest([overloaded, node("busy", { cpuLoad: 0.9 })], NOW, LOST_AFTER_MS);
-  assert.deepEqual(ranked.map((n) => n.id), ["busy"]);
+  assert.deepEqual(
+    ranked.map((n) => n.id),
+    ["busy"],
+  );
   const onlyBusy = rankForIngest([node("worse", { cpuLoad: 5, overloaded: true }), overloaded, node("gone", { lostAt: NOW })], NOW, LOST_AFTER_MS);
-  assert.deepEqual(onlyBusy.map((n) => n.id), ["overloaded", "worse"], "a busy node is better than none");
+  assert.deepEqual(
+    onlyBusy.map((n) => n.id),
+    ["overloaded", "worse"],
+    "a busy node is better than none",
+  );
 });
 
 test("a node is overloaded when a broadcast on it fell behind, or its run queue is twice its cores; lost wins", () => {
@@ -95,7 +105,10 @@ test("a shipper stores each segment before the playlist that names it", async ()
   const shipper = new HlsShipper(dir, { store, playlist: "index.m3u8", keyOf: (n) => `live/s/1/v0/${n}`, shipPlaylist: true, removeShipped: false });
   shipper.start();
   await shipper.finish();
-  assert.deepEqual(store.writes.map((w) => w.key), [...names, "index.m3u8"].map((n) => `live/s/1/v0/${n}`));
+  assert.deepEqual(
+    store.writes.map((w) => w.key),
+    [...names, "index.m3u8"].map((n) => `live/s/1/v0/${n}`),
+  );
   assert.equal(store.writes[0].body, "bytes of seg_00000.ts");
   assert.ok(shipper.live);
   fs.rmSync(dir, { recursive: true });

@@ -61,7 +61,15 @@ test("every declared operation has a route, and the public ones are in the OpenA
     if (op.internal) assert.equal(documented, undefined, `${id} is internal`);
     else assert.equal(documented?.operationId, id, `${op.method} ${op.path} is in the document`);
   }
-  for (const path of ["/playback/{playbackId}", "/asset/upload/direct", "/asset/upload/url", "/asset/upload/tus", "/asset/upload/tus/{uploadId}", "/api-key", "/health"]) {
+  for (const path of [
+    "/playback/{playbackId}",
+    "/asset/upload/direct",
+    "/asset/upload/url",
+    "/asset/upload/tus",
+    "/asset/upload/tus/{uploadId}",
+    "/api-key",
+    "/health",
+  ]) {
     assert.ok(doc.paths[path], `${path} is documented`);
   }
 });

@@ -16,7 +16,8 @@ test("a playback token is valid for its playback id until it expires, and for no
   // A later expiry with the same signature, a flipped signature character, junk.
   assert.equal(checkPlaybackToken(`${(parseInt(exp, 36) + 3600).toString(36)}.${mac}`, "abcdabcdabcdabcd", now), "invalid");
   assert.equal(checkPlaybackToken(`${exp}.${mac.replace(/^./, (c) => (c === "A" ? "B" : "A"))}`, "abcdabcdabcdabcd", now), "invalid");
-  for (const junk of ["", ".", "zzzzzzzzzzzz.abc", `${exp}.${mac}x`, "../../etc/passwd"]) assert.equal(checkPlaybackToken(junk, "abcdabcdabcdabcd", now), "invalid", junk);
+  for (const junk of ["", ".", "zzzzzzzzzzzz.abc", `${exp}.${mac}x`, "../../etc/passwd"])
+    assert.equal(checkPlaybackToken(junk, "abcdabcdabcdabcd", now), "invalid", junk);
 });
 
 test("playlists and thumbnail tracks name every file with the token", () => {
@@ -32,7 +33,13 @@ test("playlists and thumbnail tracks name every file with the token", () => {
   ].join("\n");
   assert.equal(
     playlistWithToken(master, "T"),
-    ["#EXTM3U", '#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",URI="captions/abc.m3u8?tkn=T"', '#EXT-X-STREAM-INF:BANDWIDTH=800000,SUBTITLES="subs"', "360p/index.m3u8?tkn=T", ""].join("\n"),
+    [
+      "#EXTM3U",
+      '#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",URI="captions/abc.m3u8?tkn=T"',
+      '#EXT-X-STREAM-INF:BANDWIDTH=800000,SUBTITLES="subs"',
+      "360p/index.m3u8?tkn=T",
+      "",
+    ].join("\n"),
   );
   const vtt = "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nsprite_000.jpg#xywh=0,0,160,90\n\n00:00:02.000 --> 00:00:04.000\nsprite_000.jpg#xywh=160,0,160,90\n";
   assert.equal(vttWithToken(vtt, "T"), vtt.replaceAll("sprite_000.jpg#", "sprite_000.jpg?tkn=T#"));

@@ -4,7 +4,10 @@ import { masterPlaylist, mediaPlaylist, parseMediaPlaylist, wholeFilePlaylist } 
 
 test("a media playlist parses into its segments and durations", () => {
   const text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.000,\nseg_0.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:1.5,\nseg_1.ts\n#EXT-X-ENDLIST\n";
-  assert.deepEqual(parseMediaPlaylist(text), [{ uri: "seg_0.ts", duration: 2 }, { uri: "seg_1.ts", duration: 1.5 }]);
+  assert.deepEqual(parseMediaPlaylist(text), [
+    { uri: "seg_0.ts", duration: 2 },
+    { uri: "seg_1.ts", duration: 1.5 },
+  ]);
   assert.deepEqual(parseMediaPlaylist(""), []);
 });
 

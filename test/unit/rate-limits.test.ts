@@ -60,18 +60,29 @@ describe("quotas", () => {
 });
 
 describe("passwords and key origins", () => {
-  test("common passwords are refused, in any letter case; others of 8 characters or more pass", () => {
+  test("common passwords are refused, in any letter case; others of 8 characters or more pass", async () => {
     for (const p of ["password", "Password1", "QWERTYUIOP", "iloveyou1", "12345678"]) {
-      const r = Password.safeParse(p);
+      const r = await Password.safeParseAsync(p);
       assert.ok(!r.success && /most common passwords/.test(r.error.issues[0].message), p);
     }
-    for (const p of ["correct horse battery", "long enough!"]) assert.ok(Password.safeParse(p).success, p);
+    for (const p of ["correct horse battery", "long enough!"]) assert.ok((await Password.safeParseAsync(p)).success, p);
   });
 
   test("allowedOrigins take origins only, normalised as browsers send them", () => {
     const origins = (allowedOrigins: unknown) => ApiKeyCreate.safeParse({ name: "web", allowedOrigins });
     assert.deepEqual(origins(["https://Example.com", "http://localhost:8080/"]).data?.allowedOrigins, ["https://example.com", "http://localhost:8080"]);
-    for (const junk of [["example.com"], ["https://example.com/path"], ["ftp://example.com"], ["https://user:pw@example.com"], ["https://example.com?x=1"], ["*"], [""], [], "https://example.com", [1]]) {
+    for (const junk of [
+      ["example.com"],
+      ["https://example.com/path"],
+      ["ftp://example.com"],
+      ["https://user:pw@example.com"],
+      ["https://example.com?x=1"],
+      ["*"],
+      [""],
+      [],
+      "https://example.com",
+      [1],
+    ]) {
       assert.equal(origins(junk).success, false, JSON.stringify(junk));
     }
   });

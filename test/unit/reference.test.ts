@@ -8,12 +8,12 @@ import { OPERATIONS } from "@/lib/api/reference";
 
 const doc = openApiDocument("/api");
 
-test("every request example fits its operation's body schema (no 422 from the reference's own examples)", () => {
+test("every request example fits its operation's body schema (no 422 from the reference's own examples)", async () => {
   for (const [id, op] of Object.entries(operations) as [keyof typeof OPERATIONS, Operation][]) {
     if (op.internal || !op.body) continue;
     const example = OPERATIONS[id].example;
     assert.ok(example, `${id} has a body but no example`);
-    const parsed = op.body.safeParse(example);
+    const parsed = await op.body.safeParseAsync(example);
     assert.ok(parsed.success, `${id}'s example: ${parsed.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
 });
@@ -21,7 +21,10 @@ test("every request example fits its operation's body schema (no 422 from the re
 test("the document carries each example, description and tag description", () => {
   const tags = new Map<string, string>(doc.tags.map((t) => [t.name, t.description]));
   for (const [path, methods] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(methods) as [string, { description?: string; tags: string[]; requestBody?: { content: Record<string, { example?: unknown }> } }][]) {
+    for (const [method, op] of Object.entries(methods) as [
+      string,
+      { description?: string; tags: string[]; requestBody?: { content: Record<string, { example?: unknown }> } },
+    ][]) {
       assert.ok(op.description?.trim(), `${method} ${path}: no description`);
       assert.ok(tags.get(op.tags[0])?.trim(), `${method} ${path}: tag ${op.tags[0]} has no description`);
       const json = op.requestBody?.content["application/json"];

@@ -28,17 +28,12 @@ test("sprite cues parse into times, absolute sheet URLs and tiles", () => {
 
 test("a cue of a whole image has no tile; broken cues and notes are skipped", () => {
   const vtt = "WEBVTT\n\nNOTE made by hand\n\n00:05.000 --> 00:10.000\nthumb_2.jpg\n\nnot a time --> 00:01.000\nx.jpg\n\n00:10.000 --> 00:15.000\n";
-  assert.deepEqual(parseThumbnailsVtt(vtt, VTT_URL), [
-    { start: 5, end: 10, url: "https://cdn.example/asset/abc/thumbnails/thumb_2.jpg", tile: undefined },
-  ]);
+  assert.deepEqual(parseThumbnailsVtt(vtt, VTT_URL), [{ start: 5, end: 10, url: "https://cdn.example/asset/abc/thumbnails/thumb_2.jpg", tile: undefined }]);
   assert.deepEqual(parseThumbnailsVtt("", VTT_URL), []);
 });
 
 test("the thumbnail at a time is the cue containing it, the last one past the end, the first one before the start", () => {
-  const cues = parseThumbnailsVtt(
-    "WEBVTT\n\n00:00.000 --> 00:02.000\na.jpg\n\n00:02.000 --> 00:04.000\nb.jpg\n\n00:04.000 --> 00:05.000\nc.jpg\n",
-    VTT_URL,
-  );
+  const cues = parseThumbnailsVtt("WEBVTT\n\n00:00.000 --> 00:02.000\na.jpg\n\n00:02.000 --> 00:04.000\nb.jpg\n\n00:04.000 --> 00:05.000\nc.jpg\n", VTT_URL);
   const name = (t: number) => thumbnailAt(cues, t)?.url.split("/").pop();
   assert.equal(name(0), "a.jpg");
   assert.equal(name(1.99), "a.jpg");

@@ -11,7 +11,15 @@ const good = { bitrateKbps: 3500, fps: 30, keyframeIntervalS: 2 };
 const SEGMENT_S = 2;
 
 test("a steady feed at the ladder's bitrate with 2 s keyframes has nothing to fix", () => {
-  assert.deepEqual(diagnoseHealth(samples(20, () => good), ladder, start, SEGMENT_S), []);
+  assert.deepEqual(
+    diagnoseHealth(
+      samples(20, () => good),
+      ladder,
+      start,
+      SEGMENT_S,
+    ),
+    [],
+  );
   assert.deepEqual(diagnoseHealth([], ladder, start, SEGMENT_S), []);
 });
 
@@ -33,7 +41,12 @@ test("slow keyframes, frame-rate drops and a bitrate far below the ladder are ea
 });
 
 test("irregular keyframes are named even when none is late", () => {
-  const issues = diagnoseHealth(samples(10, (i) => ({ ...good, keyframeIntervalS: i % 2 ? 0.5 : 2 })), ladder, start, SEGMENT_S);
+  const issues = diagnoseHealth(
+    samples(10, (i) => ({ ...good, keyframeIntervalS: i % 2 ? 0.5 : 2 })),
+    ladder,
+    start,
+    SEGMENT_S,
+  );
   assert.equal(issues.length, 1);
   assert.match(issues[0].message, /irregularly \(0\.5 to 2 s apart\)/);
 });
@@ -53,10 +66,27 @@ test("renditions the node dropped to keep up are named, from when, as the node's
 });
 
 test("a live output that trails the encoder past two segments is named, though nothing was dropped", () => {
-  const trailing = diagnoseHealth(samples(10, (i) => ({ ...good, lagS: i >= 6 ? 9.6 : 1 })), ladder, start, SEGMENT_S);
-  assert.deepEqual(trailing.map((i) => [i.reading, i.at]), [["transcoding", start + 6 * 5000]]);
+  const trailing = diagnoseHealth(
+    samples(10, (i) => ({ ...good, lagS: i >= 6 ? 9.6 : 1 })),
+    ladder,
+    start,
+    SEGMENT_S,
+  );
+  assert.deepEqual(
+    trailing.map((i) => [i.reading, i.at]),
+    [["transcoding", start + 6 * 5000]],
+  );
   assert.match(trailing[0].message, /trailed your encoder by up to 10 s/);
-  assert.deepEqual(diagnoseHealth(samples(10, () => ({ ...good, lagS: 3.9 })), ladder, start, SEGMENT_S), [], "within two segments (4 s)");
+  assert.deepEqual(
+    diagnoseHealth(
+      samples(10, () => ({ ...good, lagS: 3.9 })),
+      ladder,
+      start,
+      SEGMENT_S,
+    ),
+    [],
+    "within two segments (4 s)",
+  );
 });
 
 test("buckets are 5 s for an hour, then widen as the broadcast doubles in age, aligned", () => {

@@ -29,9 +29,15 @@ test("the dashboard's test token is an ES256 JWT that Node verifies with the sig
     iat: 1_700_000_000,
     exp: 1_700_000_600,
   });
-  assert.equal(verify("sha256", Buffer.from(`${header}.${payload}`), { key: key.pem.publicKey, dsaEncoding: "ieee-p1363" }, Buffer.from(signature, "base64url")), true);
+  assert.equal(
+    verify("sha256", Buffer.from(`${header}.${payload}`), { key: key.pem.publicKey, dsaEncoding: "ieee-p1363" }, Buffer.from(signature, "base64url")),
+    true,
+  );
   // Another key's public half does not verify it.
-  assert.equal(verify("sha256", Buffer.from(`${header}.${payload}`), { key: signingKey().pem.publicKey, dsaEncoding: "ieee-p1363" }, Buffer.from(signature, "base64url")), false);
+  assert.equal(
+    verify("sha256", Buffer.from(`${header}.${payload}`), { key: signingKey().pem.publicKey, dsaEncoding: "ieee-p1363" }, Buffer.from(signature, "base64url")),
+    false,
+  );
 });
 
 test("a pasted private key is matched to its signing key by the public point, PEM or base64 of it", async () => {
@@ -50,7 +56,11 @@ test("what is not a PKCS8 P-256 private key is refused with a reason", async () 
   await assert.rejects(importPrivateKey(key.publicKey), /Expected a private key/);
   const sec1 = createPrivateKey(key.pem.privateKey).export({ type: "sec1", format: "pem" }).toString();
   await assert.rejects(importPrivateKey(sec1), /SEC1/);
-  const rsa = generateKeyPairSync("rsa", { modulusLength: 1024, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  const rsa = generateKeyPairSync("rsa", {
+    modulusLength: 1024,
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
   await assert.rejects(importPrivateKey(rsa.privateKey), /ES256/);
 });
 

@@ -14,8 +14,7 @@ const handlers = serve({ client: inngest, functions });
 /** Inngest's largest run state (32 MB, its documented limit), with room for the call around it. */
 const INNGEST_CALL_LIMIT = 40 * 1024 * 1024;
 
-const withoutServer = () =>
-  errorResponse(404, ["no Inngest server is configured: background work runs on the built-in driver (see README)"]);
+const withoutServer = () => errorResponse(404, ["no Inngest server is configured: background work runs on the built-in driver (see README)"]);
 
 /**
  * The SDK reads the whole body before it checks the signature: it is handed the body read

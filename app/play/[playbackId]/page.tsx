@@ -19,12 +19,15 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 export const viewport: Viewport = { themeColor: "#000000", colorScheme: "dark" };
 
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) || undefined;
+/** `?autoplay=0` or `?muted=false` turn a default off (as Livepeer's and Cloudflare's player pages take them); anything else keeps it. */
+const switchedOff = (value: string | string[] | undefined) => /^(0|false)$/i.test(one(value) ?? "");
 
 /**
  * The embeddable viewer page: nothing but the player, edge to edge on black. Public (no
  * session, no cookies) and framed by other sites through the dashboard's embed code; under a
  * playback policy's allowedOrigins, only by those sites (lib/access/embed.ts). A private stream or video plays with the
- * viewer's credential in the link: `?jwt=` or `?accessKey=`. The player's keyboard shortcuts
+ * viewer's credential in the link: `?jwt=` or `?accessKey=`. It plays at once, muted (browsers
+ * refuse to start sound unasked): `?autoplay=0` waits for the viewer, `?muted=0` starts with sound. The player's keyboard shortcuts
  * work on the whole page, nothing else being there to type into.
  */
 export default async function PlayPage({
@@ -46,6 +49,8 @@ export default async function PlayPage({
           playbackId={playbackId}
           credential={{ jwt: one(query.jwt), accessKey: one(query.accessKey), embedGrant: embed.grant }}
           title={name}
+          autoPlay={!switchedOff(query.autoplay)}
+          muted={!switchedOff(query.muted)}
           pageShortcuts
         />
       )}

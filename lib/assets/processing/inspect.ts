@@ -68,15 +68,18 @@ export async function inspectMedia(input: string): Promise<Inspected> {
     const stderr = String((err as { stderr?: string }).stderr ?? "").trim();
     // Not ffprobe's words for a refused format: they would name the demuxer and what it tried to open.
     if (/Format not on whitelist/.test(stderr)) {
-      throw new MediaRejected(
-        "Unsupported file: it is not a single media file in a format Castline reads (playlists and lists of other files are not read).",
-      );
+      throw new MediaRejected("Unsupported file: it is not a single media file in a format Castline reads (playlists and lists of other files are not read).");
     }
     const why = /moov atom not found/.test(stderr)
       ? "it is not a complete MP4 or MOV file (no moov atom: truncated?)"
       : /Invalid data found/.test(stderr)
         ? "it is not a video file ffmpeg recognises"
-        : `it could not be read (${stderr.split("\n").pop()?.replace(/^.*?: /, "") || "unknown error"})`;
+        : `it could not be read (${
+            stderr
+              .split("\n")
+              .pop()
+              ?.replace(/^.*?: /, "") || "unknown error"
+          })`;
     throw new MediaRejected(`Cannot be decoded: ${why}.`);
   }
   const streams = (type: string) => info.streams.filter((s) => s.codec_type === type);
@@ -151,7 +154,9 @@ async function mustDecode(input: string, plan: SourcePlan, found: string): Promi
     });
   } catch (err) {
     // ffmpeg's first complaint names the cause ("partial file", "Decoder not found"); what follows is its consequences.
-    const first = String((err as Error).message).replace(/^ffmpeg failed \(.*?\): /, "").split("\n")[0];
+    const first = String((err as Error).message)
+      .replace(/^ffmpeg failed \(.*?\): /, "")
+      .split("\n")[0];
     failure = first.replace(/^\[.*?\] /, "") || "unknown error";
   }
   if (!frames) {

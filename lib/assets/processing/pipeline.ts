@@ -1,3 +1,4 @@
+// biome-ignore-all format: ffmpeg command lines, each option beside its value
 import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";

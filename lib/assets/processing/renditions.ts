@@ -70,7 +70,10 @@ async function planRenditions(assetId: string): Promise<(ChunkJob & { rank: numb
       params: { transcode: compact({ profiles: ladder, staticMp4: asset.transcode?.staticMp4 }) },
     });
     taskId = task.id;
-    await db().update(assets).set({ transcode: { ...asset.transcode, taskId }, progress: 0 }).where(eq(assets.id, assetId));
+    await db()
+      .update(assets)
+      .set({ transcode: { ...asset.transcode, taskId }, progress: 0 })
+      .where(eq(assets.id, assetId));
     await updateTask(taskId, { phase: "running", progress: 0 });
   }
 
@@ -108,7 +111,11 @@ export interface ChunkBatch {
 export async function claimChunk(job: ChunkJob, claimant: string): Promise<ChunkBatch | undefined> {
   return db().transaction(async (tx) => {
     const ofChunk = and(eq(transcodeChunks.assetId, job.assetId), eq(transcodeChunks.index, job.index));
-    const [held] = await tx.select({ rendition: transcodeChunks.rendition }).from(transcodeChunks).where(and(ofChunk, eq(transcodeChunks.claimedBy, claimant))).limit(1);
+    const [held] = await tx
+      .select({ rendition: transcodeChunks.rendition })
+      .from(transcodeChunks)
+      .where(and(ofChunk, eq(transcodeChunks.claimedBy, claimant)))
+      .limit(1);
     const claimed = await tx
       .update(transcodeChunks)
       .set({ claimedBy: claimant })
@@ -166,7 +173,14 @@ export async function finishChunk(job: ChunkJob, segments: NonNullable<ChunkRow[
     const marked = await tx
       .update(transcodeChunks)
       .set({ segments, worker, doneAt: Date.now() })
-      .where(and(eq(transcodeChunks.assetId, job.assetId), eq(transcodeChunks.rendition, job.rendition), eq(transcodeChunks.index, job.index), isNull(transcodeChunks.doneAt)))
+      .where(
+        and(
+          eq(transcodeChunks.assetId, job.assetId),
+          eq(transcodeChunks.rendition, job.rendition),
+          eq(transcodeChunks.index, job.index),
+          isNull(transcodeChunks.doneAt),
+        ),
+      )
       .returning({ index: transcodeChunks.index });
     const [rendition] = marked.length
       ? await tx
@@ -174,7 +188,10 @@ export async function finishChunk(job: ChunkJob, segments: NonNullable<ChunkRow[
           .set({ chunksDone: sql`${assetRenditions.chunksDone} + 1`, updatedAt: Date.now() })
           .where(and(eq(assetRenditions.assetId, job.assetId), eq(assetRenditions.name, job.rendition)))
           .returning()
-      : await tx.select().from(assetRenditions).where(and(eq(assetRenditions.assetId, job.assetId), eq(assetRenditions.name, job.rendition)));
+      : await tx
+          .select()
+          .from(assetRenditions)
+          .where(and(eq(assetRenditions.assetId, job.assetId), eq(assetRenditions.name, job.rendition)));
     if (marked.length) await tx.execute(progressUpdate(job.assetId));
     return Boolean(rendition) && rendition.chunksDone >= rendition.chunks;
   });
@@ -249,4 +266,3 @@ function announceRenditions(asset: AssetRow, row: AssetRow, renditions: Renditio
   const payload = { asset: serializeAsset(row, { renditions: renditions.map((r) => serializeRendition(r, asset.playbackId)) }) };
   return notifyWebhooks(asset.userId, "asset.updated", { payload });
 }
-

@@ -1,3 +1,4 @@
+// biome-ignore-all format: ffmpeg command lines, each option beside its value
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -84,7 +85,8 @@ export async function transcodeChunk(job: ChunkJob, claimant: string): Promise<{
   const segments = await withTranscodeSlot(() =>
     inScratch(`${job.assetId}-${job.index}`, async (dir) => {
       const { input } = await mediaBase(asset);
-      await ffmpeg(chunkArgs({ input, dir, prefix, start: chunk.start, duration: last ? undefined : chunk.duration, renditions, spec }));
+      // Nobody waits for a ladder: the asset plays already (lib/av/machine.ts, DEFERRED_NICENESS).
+      await ffmpeg(chunkArgs({ input, dir, prefix, start: chunk.start, duration: last ? undefined : chunk.duration, renditions, spec }), { deferred: true });
       const stored = new Map<string, { file: string; duration: number; size: number }[]>();
       for (const r of renditions) {
         const listed = parseMediaPlaylist(await fs.promises.readFile(path.join(dir, r.name, "chunk.m3u8"), "utf8"));
@@ -246,7 +248,7 @@ export async function storeSeekThumbnails(assetId: string): Promise<void> {
           ...decode, ...input,
           "-map", "0:v:0", "-an", "-vf", `fps=1/${interval},scale=${TILE_WIDTH}:${tileHeight}`,
           "-fps_mode", "vfr", "-q:v", "3", path.join(dir, "tile_%05d.jpg"),
-        ]);
+        ], { deferred: true });
         return (await fs.promises.readdir(dir)).filter((f) => f.startsWith("tile_")).length;
       };
       // A video with too few keyframes for a tile (a short one) is decoded whole instead.
@@ -256,7 +258,7 @@ export async function storeSeekThumbnails(assetId: string): Promise<void> {
       await ffmpeg([
         "-framerate", "1", "-i", path.join(dir, "tile_%05d.jpg"),
         "-vf", `tile=${TILE_COLUMNS}x${TILE_ROWS}`, "-fps_mode", "vfr", "-q:v", "5", path.join(dir, "sprite_%03d.jpg"),
-      ]);
+      ], { deferred: true });
       const sheets = (await fs.promises.readdir(dir)).filter((f) => f.startsWith("sprite_")).sort();
       for (const sheet of sheets) await objects().write(`${prefix}/${sheet}`, fs.createReadStream(path.join(dir, sheet)), { contentType: "image/jpeg" });
       const perSheet = TILE_COLUMNS * TILE_ROWS;

@@ -9,7 +9,9 @@ import type { PlaybackPolicy } from "@/lib/access/schema";
  */
 export function ipfsExportRefusal(policy: PlaybackPolicy | null | undefined): string | undefined {
   if (!policy) return undefined;
-  const limit =
-    policy.type === "jwt" ? "a JWT" : policy.type === "webhook" ? "a webhook" : policy.allowedOrigins?.length ? "its allowed origins" : undefined;
-  return limit && `this asset's playback policy limits its viewers (${limit}); on IPFS it would be public to anyone with its CID. Make it public first, or export it to a URL of yours`;
+  const limit = policy.type === "jwt" ? "a JWT" : policy.type === "webhook" ? "a webhook" : policy.allowedOrigins?.length ? "its allowed origins" : undefined;
+  return (
+    limit &&
+    `this asset's playback policy limits its viewers (${limit}); on IPFS it would be public to anyone with its CID. Make it public first, or export it to a URL of yours`
+  );
 }

@@ -130,11 +130,14 @@ export class UploadLease {
     // Only time spent waiting for the client counts, not time its bytes wait for the disk.
     let waitingSince = 0;
     let stalled = false;
-    const stallCheck = setInterval(() => {
-      if (!waitingSince || Date.now() - waitingSince < leaseMs()) return;
-      stalled = true;
-      reader.cancel().catch(() => {}); // ends the pending read
-    }, Math.min(1000, leaseMs() / 3));
+    const stallCheck = setInterval(
+      () => {
+        if (!waitingSince || Date.now() - waitingSince < leaseMs()) return;
+        stalled = true;
+        reader.cancel().catch(() => {}); // ends the pending read
+      },
+      Math.min(1000, leaseMs() / 3),
+    );
     try {
       for (;;) {
         waitingSince = Date.now();
@@ -148,7 +151,9 @@ export class UploadLease {
       await this.renew();
     } catch (err) {
       if (err instanceof LeaseLost) {
-        this.failure = conflict(`this upload sent no data for more than ${config().UPLOAD_LEASE_S} s and lost the asset, or the asset was deleted: send the file again`);
+        this.failure = conflict(
+          `this upload sent no data for more than ${config().UPLOAD_LEASE_S} s and lost the asset, or the asset was deleted: send the file again`,
+        );
       } else if (err instanceof UploadStalled) {
         this.failure = timedOut(`no data for ${config().UPLOAD_LEASE_S} s: the upload was stopped; send the file again`);
       }

@@ -8,8 +8,7 @@ import { derivedKey } from "@/lib/secrets";
  */
 const key = () => derivedKey("castline upload url v1");
 
-const mac = (assetId: string, expires: number) =>
-  createHmac("sha256", key()).update(`${assetId}.${expires}`).digest("base64url");
+const mac = (assetId: string, expires: number) => createHmac("sha256", key()).update(`${assetId}.${expires}`).digest("base64url");
 
 export function signUploadToken(assetId: string, ttlS: number, now = Date.now()): string {
   const expires = Math.floor(now / 1000) + ttlS;

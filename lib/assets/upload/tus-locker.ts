@@ -43,10 +43,12 @@ export class PgLocker implements Locker {
 
   /** Takes the upload's lock if nobody, here or elsewhere, holds it. */
   async tryAcquire(id: string, requestRelease: RequestRelease): Promise<boolean> {
-    await (this.listening ??= this.sql.listen(RELEASE_CHANNEL, (waited) => void this.holders.get(waited)?.()).catch((err) => {
-      this.listening = undefined;
-      throw err;
-    }));
+    await (this.listening ??= this.sql
+      .listen(RELEASE_CHANNEL, (waited) => void this.holders.get(waited)?.())
+      .catch((err) => {
+        this.listening = undefined;
+        throw err;
+      }));
     if (this.holders.has(id)) return false;
     this.holders.set(id, requestRelease);
     try {

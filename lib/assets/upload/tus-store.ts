@@ -20,8 +20,7 @@ export const assetOfTusUpload = (uploadId: string): string | undefined => UPLOAD
 export const newTusUploadId = (assetId: string) => `${PREFIX}${assetId}.${randomBytes(16).toString("hex")}`;
 
 /** The upload a URL's last segment names, if it can name one. */
-export const tusUploadOfSegment = (segment: string): string | undefined =>
-  assetOfTusUpload(`${PREFIX}${segment}`) ? `${PREFIX}${segment}` : undefined;
+export const tusUploadOfSegment = (segment: string): string | undefined => (assetOfTusUpload(`${PREFIX}${segment}`) ? `${PREFIX}${segment}` : undefined);
 
 export const tusUrlSegment = (uploadId: string) => uploadId.slice(PREFIX.length);
 

@@ -1,0 +1,36 @@
+import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { db } from "@/db/client";
+import { liveViewers } from "@/db/schema";
+
+/** A count not reported again within this long is an instance gone (or idle for that stream): left out. */
+export const VIEWERS_FRESH_MS = 15_000;
+
+/**
+ * What an instance sees now, per stream (a count of 0: the stream's viewers left it). One
+ * statement for every stream; the rows of instances that stopped reporting a while ago go too.
+ */
+export async function reportViewers(instance: string, counts: Map<string, number>, now = Date.now()) {
+  if (counts.size) {
+    const rows = [...counts].map(([streamId, viewers]) => ({ streamId, instance, viewers, reportedAt: now }));
+    await db()
+      .insert(liveViewers)
+      .values(rows)
+      .onConflictDoUpdate({ target: [liveViewers.streamId, liveViewers.instance], set: { viewers: sql`excluded.viewers`, reportedAt: now } })
+      // A stream deleted meanwhile has no row to count for.
+      .catch((err: { code?: string }) => {
+        if (err.code !== "23503") throw err;
+      });
+  }
+  await db()
+    .delete(liveViewers)
+    .where(lt(liveViewers.reportedAt, now - 4 * VIEWERS_FRESH_MS));
+}
+
+/** How many viewers pull a live stream now, summed over the instances that reported lately. */
+export async function viewersOf(streamId: string, now = Date.now()): Promise<number> {
+  const [row] = await db()
+    .select({ viewers: sql<number>`coalesce(sum(${liveViewers.viewers}), 0)::int` })
+    .from(liveViewers)
+    .where(and(eq(liveViewers.streamId, streamId), gt(liveViewers.reportedAt, now - VIEWERS_FRESH_MS)));
+  return row?.viewers ?? 0;
+}
