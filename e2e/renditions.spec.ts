@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { fromDashboard } from "./accounts";
 import { makeVideo } from "./support/video";
-import { play } from "./support/player";
+import { expectPlays, play } from "./support/player";
 
 /**
  * A 720p upload gets its ABR ladder: the asset page lists the renditions with their
@@ -99,7 +99,7 @@ test("renditions show on the asset page and in the player's quality menu, and th
     await page.goto(`/play/${asset.playbackId}`);
     const video = page.getByTestId("player-video");
     await play(video);
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000, message: "it plays" }).toBeGreaterThan(0.5);
+    await expectPlays(video, { beyond: 0.5, message: "it plays" });
 
     await page.getByRole("button", { name: /^Quality/ }).click();
     const menu = page.getByRole("menu", { name: "Quality" });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { fromDashboard, signUp, unique } from "./accounts";
+import { fromDashboard, signUp, signUpByApi, unique } from "./accounts";
 import { publish, rtmpUrl, type Running } from "../test/support/media";
 
 /** A creator renames a stream and a video, changes the renditions, and rotates a leaked key. */
@@ -105,4 +105,35 @@ test("rename a video", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Best of ${id}`);
   const saved = (await (await page.request.get(`/api/asset/${asset.id}`)).json()) as { name: string };
   expect(saved.name).toBe(`Best of ${id}`);
+});
+
+test("a refresh that fails leaves the page as it was, with a notice, and the next one clears it", async ({ page }) => {
+  await signUpByApi(page);
+  const res = await page.request.post("/api/stream", { headers: fromDashboard, data: { name: `Steady ${id}` } });
+  expect(res.status()).toBe(201);
+  const stream = (await res.json()) as { id: string };
+  await page.goto(`/streams/${stream.id}`);
+  await expect(page.getByRole("heading", { name: `Steady ${id}` })).toBeVisible();
+
+  // A creator is typing a new name when the server stops answering the page's polls.
+  await page.getByRole("button", { name: "Rename", exact: true }).click();
+  const field = page.getByRole("dialog", { name: "Rename stream" }).getByLabel("Name");
+  await field.fill("Half typed");
+  const own = new RegExp(`/api/stream/${stream.id}(\\?.*)?$`);
+  await page.route(own, (route) =>
+    route.request().method() === "GET"
+      ? route.fulfill({ status: 503, json: { errors: ["the database is unavailable: try again shortly"] } })
+      : route.fallback(),
+  );
+  const notice = page.getByTestId("stale-notice");
+  // A quiet stream is polled every 5 s, and a failed poll is tried twice more (1 s, then 2 s later).
+  await expect(notice, "the failed refresh is said").toContainText("the database is unavailable", { timeout: 30_000 });
+  await expect(field, "what was typed is still there").toHaveValue("Half typed");
+  await expect(page.getByRole("heading", { name: `Steady ${id}` })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await shoot(page, "stale-notice");
+  await page.getByRole("button", { name: "Rename", exact: true }).click();
+
+  await page.unroute(own);
+  await expect(notice, "the next refresh clears it").toHaveCount(0, { timeout: 30_000 });
 });

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { makeVideo } from "./support/video";
-import { play } from "./support/player";
+import { expectPlays, play } from "./support/player";
 
 /**
  * A creator uploads a video in the dashboard: the upload row's progress bar moves
@@ -39,5 +39,5 @@ test("an upload in the dashboard shows its progress, becomes ready and plays", a
   await expect(page.getByTestId("asset-status")).toContainText("ready", { timeout: 60_000 });
   const video = page.getByTestId("player-video");
   await play(video);
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000, message: "the asset plays" }).toBeGreaterThan(1);
+  await expectPlays(video, { message: "the asset plays" });
 });

@@ -8,7 +8,7 @@ import { Button, LinkButton } from "./button";
 import { Card, CardBody, CardHeader } from "./card";
 import { ConfirmDialog, type PendingAction } from "./confirm";
 import { CopyField } from "./copy";
-import { ArrowLeftIcon, TrashIcon } from "./icons";
+import { AlertIcon, ArrowLeftIcon, TrashIcon } from "./icons";
 import { ErrorState, LoadingState } from "./states";
 
 /** The list an object's page belongs to: where its back link goes, and what that link says. */
@@ -28,7 +28,10 @@ function useShown() {
 
 /**
  * The frame of one object's page (a stream, a video, a webhook): the way back to its list,
- * then the page once the object has loaded; until then, a spinner, a "not found" or a retry.
+ * then the page once the object has loaded; until then, a spinner, a "not found" or a retry. Once
+ * shown, only the object's end (404, 410) takes the page away: a failed refresh (a busy server,
+ * a dropped connection) leaves it, with a notice, so that nothing on it (a playing video, a
+ * half-filled form) is thrown away.
  */
 export function DetailPage<T extends { id: string }>({
   query,
@@ -42,16 +45,21 @@ export function DetailPage<T extends { id: string }>({
   list: ParentList;
   children: (data: T) => ReactNode;
 }) {
+  const { data, error } = query;
+  const shown = data !== undefined && !(error && gone(error)) ? data : undefined;
   return (
     <>
       <Link href={list.href} className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-800">
         <ArrowLeftIcon /> {list.label}
       </Link>
-      {query.isPending ? (
-        <LoadingState label={`Loading ${noun}…`} />
-      ) : query.isError ? (
+      {shown ? (
+        <Shown.Provider value={{ id: shown.id, noun, list }}>
+          {error && <StaleNotice error={error} onRetry={() => query.refetch()} />}
+          {children(shown)}
+        </Shown.Provider>
+      ) : error ? (
         <ErrorState
-          error={query.error}
+          error={error}
           onRetry={() => query.refetch()}
           notFound={{
             title: `${noun.charAt(0).toUpperCase()}${noun.slice(1)} not found`,
@@ -60,9 +68,32 @@ export function DetailPage<T extends { id: string }>({
           }}
         />
       ) : (
-        <Shown.Provider value={{ id: query.data.id, noun, list }}>{children(query.data)}</Shown.Provider>
+        <LoadingState label={`Loading ${noun}…`} />
       )}
     </>
+  );
+}
+
+/** The object no longer exists: its page goes, rather than show what it was. */
+const gone = (error: Error) => "status" in error && (error.status === 404 || error.status === 410);
+
+/**
+ * A refresh that failed while the page shows the object: the page stays (a video playing in it
+ * plays on) and says that what it shows may be out of date; the next poll or a retry clears it.
+ */
+function StaleNotice({ error, onRetry }: { error: Error; onRetry: () => void }) {
+  return (
+    <div
+      role="status"
+      data-testid="stale-notice"
+      className="mb-4 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg bg-amber-50 px-4 py-2 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset"
+    >
+      <AlertIcon className="size-4 shrink-0 text-amber-600" />
+      <span className="min-w-0 flex-1">Could not refresh this page ({error.message}); it shows what was last loaded.</span>
+      <button type="button" onClick={onRetry} className="font-medium underline underline-offset-2 hover:text-amber-950">
+        Try again
+      </button>
+    </div>
   );
 }
 
