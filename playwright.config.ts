@@ -14,7 +14,9 @@ if (!baseURL) {
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
-  workers: 1,
+  // Each test makes its own account and streams, so files run side by side: much of a test is
+  // waiting on media and polls, and two workers halve the tier (3.9 min instead of 7.8).
+  workers: Number(process.env.BROWSER_WORKERS ?? 2),
   reporter: "list",
   // Caps, not waits: a passing test ends as soon as its conditions hold. They are generous
   // because the suite must pass on a busy 2-core machine (load 25-35), where video takes

@@ -28,8 +28,9 @@ import { nodeTestArgs, runPool, tapCounts, type FileResult, type PoolOptions } f
  *   npm test -- <word> -t <re>   only the tests whose names match
  *   npm test -- --serve          start the app under test and keep it up (Ctrl-C ends it);
  *                                `npm test -- <word>` in another shell then runs against it at once
- * Integration files run one at a time beside the browser tier and two or three at a time once it
- * is done (integrationConcurrency; TEST_CONCURRENCY fixes the number); a file with the line
+ * Integration files run one or two at a time beside the browser tier (two Playwright workers) and
+ * two or three once it is done (integrationConcurrency; TEST_CONCURRENCY fixes the number, and
+ * BROWSER_WORKERS the browser's); a file with the line
  * `// npm test: alone` runs by itself at the end.
  */
 const root = process.cwd();
@@ -138,23 +139,24 @@ const ALONE = /^\/\/ npm test: alone\b/m;
 const runsAlone = (file: string) => ALONE.test(fs.readFileSync(path.join(root, file), "utf8"));
 
 /**
- * Integration files at once: one while the browser tier runs beside them (together they keep
- * both cores busy), two once it is done (one file alone leaves a core idle much of the time:
- * API calls, waits on leases and real-time media), and a third while, since the last file
- * started, the machine has stood at least IDLE_FOR_THIRD idle for IDLE_WINDOW_S (in the
- * clean-clone run the two left 18-46% of it idle). TEST_CONCURRENCY fixes the number.
+ * Integration files at once: one while the browser tier (two Playwright workers) runs beside
+ * them, two once it is done (one file alone leaves a core idle much of the time: API calls,
+ * waits on leases and real-time media), and one more while, since the last file started, the
+ * machine has stood at least IDLE_FOR_ONE_MORE idle for IDLE_WINDOW_S. So a fast machine fills
+ * itself and a slow one is not overloaded. TEST_CONCURRENCY fixes the number.
  */
 function integrationConcurrency(browserDone: () => boolean): Pick<PoolOptions, "concurrency" | "onStart"> & { stop(): void } {
   const fixed = process.env.TEST_CONCURRENCY;
   if (fixed) return { concurrency: () => Number(fixed), stop: () => {} };
   const idle = idleMeter(IDLE_WINDOW_S);
-  let thirds = 0;
+  let extras = 0;
   return {
     concurrency: () => {
-      if (!browserDone()) return 1;
-      if (!idle.full() || idle.share() < IDLE_FOR_THIRD) return 2;
-      if (thirds++ === 0) console.log(`\n(a third integration file at once: the machine stood ${Math.round(idle.share() * 100)}% idle for ${IDLE_WINDOW_S} s)`);
-      return 3;
+      const base = browserDone() ? 2 : 1;
+      if (!idle.full() || idle.share() < IDLE_FOR_ONE_MORE) return base;
+      if (extras++ === 0)
+        console.log(`\n(one more integration file at once: the machine stood ${Math.round(idle.share() * 100)}% idle for ${IDLE_WINDOW_S} s)`);
+      return base + 1;
     },
     // What a file just started will take is not in the window yet: measure afresh.
     onStart: () => idle.restart(),
@@ -162,7 +164,7 @@ function integrationConcurrency(browserDone: () => boolean): Pick<PoolOptions, "
   };
 }
 const IDLE_WINDOW_S = 10;
-const IDLE_FOR_THIRD = 0.3;
+const IDLE_FOR_ONE_MORE = 0.3;
 
 /** The share of the machine's CPU time spent idle over the last `windowS` seconds (os.cpus()' counters). */
 function idleMeter(windowS: number) {
