@@ -214,11 +214,13 @@ export async function updateAsset(assetId: string, change: AssetChange, onlyFrom
 export async function writeAssetChange(tx: Executor, assetId: string, change: AssetChange, onlyFrom?: AssetPhase[]): Promise<Written<AssetRow> | undefined> {
   const before = await tx.query.assets.findFirst({ where: eq(assets.id, assetId) });
   if (!before || (onlyFrom && !onlyFrom.includes(before.phase as AssetPhase))) return undefined;
+  // The phases are checked again by the update itself: the asset may have moved on since it was read.
   const [row] = await tx
     .update(assets)
     .set({ ...change, updatedAt: Date.now() })
-    .where(eq(assets.id, assetId))
+    .where(onlyFrom ? and(eq(assets.id, assetId), inArray(assets.phase, onlyFrom)) : eq(assets.id, assetId))
     .returning();
+  if (!row) return undefined;
   const event = change.phase && change.phase !== before.phase ? PHASE_EVENTS[change.phase as AssetPhase] : undefined;
   return { row, announce: async () => void (event && (await notifyWebhooks(row.userId, event, { payload: { asset: serializeAsset(row) } }))) };
 }

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, notInArray } from "drizzle-orm";
 import { db, type Executor, type Written } from "@/db/client";
 import { tasks } from "@/db/schema";
 import { compact } from "@/lib/compact";
@@ -79,6 +79,9 @@ export interface TaskChange {
  * Moves a task along. A phase change is announced to webhooks (progress alone is
  * not: it changes many times a second); a finished task stays finished.
  */
+/** A task in one of these phases is over: nothing changes it again. */
+const ENDED: string[] = ["completed", "failed", "cancelled"];
+
 export async function updateTask(taskId: string, change: TaskChange): Promise<void> {
   await (await writeTaskChange(db(), taskId, change))?.announce();
 }
@@ -87,12 +90,15 @@ export async function updateTask(taskId: string, change: TaskChange): Promise<vo
 export async function writeTaskChange(tx: Executor, taskId: string, change: TaskChange): Promise<Written<TaskRow> | undefined> {
   const before = await tx.query.tasks.findFirst({ where: eq(tasks.id, taskId) });
   // Ended is ended: a job that fails after its asset was deleted does not turn "cancelled" into "failed".
-  if (!before || before.phase === "completed" || before.phase === "failed" || before.phase === "cancelled") return undefined;
+  if (!before || ENDED.includes(before.phase)) return undefined;
+  // Checked again by the update itself: the task may have ended since it was read (an upload's
+  // "running" racing its job's "failed" put a failed task back to running).
   const [row] = await tx
     .update(tasks)
     .set({ ...change, updatedAt: Date.now() })
-    .where(eq(tasks.id, taskId))
+    .where(and(eq(tasks.id, taskId), notInArray(tasks.phase, ENDED)))
     .returning();
+  if (!row) return undefined;
   const event = change.phase && change.phase !== before.phase ? PHASE_EVENTS[change.phase] : undefined;
   return { row, announce: async () => void (event && (await notifyWebhooks(row.userId, event, { payload: { task: serializeTask(row) } }))) };
 }
