@@ -1,18 +1,16 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import postgres from "postgres";
-import { startAppProcess } from "../scripts/app-process";
 import { DATABASE_UNAVAILABLE, RETRY_AFTER_S } from "@/db/availability";
 import { sessions } from "@/db/schema";
 import { Health } from "@/lib/health/schema";
 import { call, newAccount } from "./support/client";
-import { createScratchDatabase } from "./support/database";
 import { db, startSession } from "./support/db";
 import { sleep, startReceiver } from "./support/receiver";
+import { startScratchApp } from "./support/scratch-app";
 
 const TOKEN = process.env.METRICS_TOKEN;
 if (!TOKEN) throw new Error("METRICS_TOKEN is not set: run the suite with `npm test`");
@@ -184,19 +182,8 @@ describe("health", () => {
 
 describe("a deployment of its own (metrics off, its store and database broken on purpose)", () => {
   test("no METRICS_TOKEN: no metrics; a broken store or only lost nodes: degraded; no database: 503", async () => {
-    const databaseUrl = await createScratchDatabase();
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-health-"));
-    const env = {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      MEDIA_NODE: "false",
-      JOB_WORKERS: "0",
-      METRICS_TOKEN: "",
-    };
-    const app = await startAppProcess(env);
+    const app = await startScratchApp({ JOB_WORKERS: "0", METRICS_TOKEN: "" });
+    const { dataDir, databaseUrl } = app;
     const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     const health = async () => {
       const res = await call("GET", `${app.url}/api/health`);
@@ -241,7 +228,6 @@ describe("a deployment of its own (metrics off, its store and database broken on
     } finally {
       await sql.end();
       await app.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

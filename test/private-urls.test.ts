@@ -11,12 +11,11 @@ import { reloadConfig } from "@/lib/config";
 import { FetchFailed, openUserUrl } from "@/lib/net/download";
 import { guardedRequest, PrivateAddressError, privateHostReason } from "@/lib/net/guard";
 import { freePort } from "@/lib/net/free-port";
-import { startAppProcess, type AppProcess } from "../scripts/app-process";
 import { call, newAccount } from "./support/client";
-import { createScratchDatabase } from "./support/database";
 import { publish, rtmpReceiver, rtmpUrl, until } from "./support/media";
 import { PRIVATE_HOSTS } from "./support/private-hosts";
 import { startReceiver } from "./support/receiver";
+import { startScratchApp, type ScratchApp } from "./support/scratch-app";
 
 // This process checks the guard as a production deployment has it.
 process.env.ALLOW_PRIVATE_URLS = "false";
@@ -132,32 +131,22 @@ async function udpCounting() {
 }
 
 describe("an app that does not allow private URLS", () => {
-  let app: AppProcess;
-  let dataDir: string;
-  let databaseUrl: string;
+  let app: ScratchApp;
   let sql: postgres.Sql;
   let rtmpPort: number;
   before(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-guard-"));
-    databaseUrl = await createScratchDatabase();
     rtmpPort = await freePort();
-    app = await startAppProcess({
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      PORT: "0",
-      HOST: "127.0.0.1",
+    app = await startScratchApp({
       MEDIA_NODE: "true",
       RTMP_PORT: String(rtmpPort),
       RTMP_HOST: "127.0.0.1",
       ALLOW_PRIVATE_URLS: "false",
     });
-    sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    sql = postgres(app.databaseUrl, { max: 1, onnotice: () => {} });
   });
   after(async () => {
     await sql.end();
     await app.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   test("refuses webhooks to private addresses with a clear 400", async () => {
@@ -255,7 +244,7 @@ describe("an app that does not allow private URLS", () => {
       VALUES (${hookId}, ${me.id}, 'log', 'http://127.0.0.1:9/hook', ${["multistream.error", "multistream.connected"]}, 'whsec_test', ${Date.now()})`;
 
     const rtmpTargetPort = await freePort();
-    const out = path.join(dataDir, "pushed.flv");
+    const out = path.join(app.dataDir, "pushed.flv");
     const receiver = rtmpReceiver(rtmpTargetPort, out);
     const tls = await listenCounting();
     const udp = await udpCounting();

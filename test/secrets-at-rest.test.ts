@@ -2,16 +2,14 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { sql } from "drizzle-orm";
-import { startAppProcess, type AppProcess } from "../scripts/app-process";
 import { call, newAccount } from "./support/client";
-import { createScratchDatabase } from "./support/database";
 import { db } from "./support/db";
 import { makeMedia, putFile, settled, settledTask, tmpDir } from "./support/vod";
 import { listenAsPinningService } from "./support/pinning";
+import { startScratchApp, type ScratchApp } from "./support/scratch-app";
 
 const tmp = tmpDir();
 const servers: http.Server[] = [];
@@ -110,26 +108,10 @@ describe("DATA_DIR", () => {
 });
 
 describe("job retention", () => {
-  let app: AppProcess;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-retention-"));
-  let databaseUrl: string;
-  before(async () => {
-    databaseUrl = await createScratchDatabase();
-    // about 2.6 s: finished work is forgotten within seconds
-    app = await startAppProcess({
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      MEDIA_NODE: "false",
-      JOB_RETENTION_DAYS: "0.00003",
-    });
-  });
-  after(async () => {
-    await app.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  let app: ScratchApp;
+  // about 2.6 s: finished work is forgotten within seconds
+  before(async () => void (app = await startScratchApp({ JOB_RETENTION_DAYS: "0.00003" })));
+  after(() => app.stop());
 
   test("finished runs and their events are purged after JOB_RETENTION_DAYS", async () => {
     const { cookie } = await newAccount(app.url);
@@ -140,7 +122,7 @@ describe("job retention", () => {
     const started = await call("POST", `${app.url}/api/asset/import`, { cookie, body: { name: "x", url: `http://127.0.0.1:${port}/v.mp4` } });
     assert.equal(started.status, 201);
     const { default: postgres } = await import("postgres");
-    const scratch = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    const scratch = postgres(app.databaseUrl, { max: 1, onnotice: () => {} });
     try {
       const count = async () => (await scratch`SELECT count(*)::int AS n FROM job_events WHERE data->>'taskId' = ${started.body.task.id}`)[0].n;
       assert.equal(await count(), 1, "the event is stored while its run is pending");
