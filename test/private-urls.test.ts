@@ -13,7 +13,7 @@ import { guardedRequest, PrivateAddressError, privateHostReason } from "@/lib/ne
 import { freePort } from "@/lib/net/free-port";
 import { call, newAccount } from "./support/client";
 import { publish, rtmpReceiver, rtmpUrl, until } from "./support/media";
-import { PRIVATE_HOSTS } from "./support/private-hosts";
+import { PRIVATE_HOSTS, RESERVED_HOSTS } from "./support/private-hosts";
 import { startReceiver } from "./support/receiver";
 import { startScratchApp, type ScratchApp } from "./support/scratch-app";
 
@@ -175,20 +175,7 @@ describe("an app that does not allow private URLS", () => {
       .filter((nic) => nic && !nic.internal)
       .map((nic) => nic!.address);
     assert.ok(own.length, "this machine has a network interface besides loopback");
-    const hosts = [
-      "192.0.2.1",
-      "198.51.100.7",
-      "203.0.113.9",
-      "192.88.99.1",
-      "198.18.0.1",
-      "240.0.0.1",
-      "2001:db8::1",
-      "3fff::1",
-      "5f00::1",
-      "2001:2::1",
-      ...own,
-    ];
-    for (const host of hosts.map((h) => (h.includes(":") ? `[${h}]` : h))) {
+    for (const host of [...RESERVED_HOSTS, ...own.map((h) => (h.includes(":") ? `[${h}]` : h))]) {
       const hook = await api.post("webhook", { name: "x", url: `http://${host}/hook`, events: ["stream.idle"] });
       assert.equal(hook.status, 400, host);
       assert.match(hook.body.errors[0], /is (a private address|an address of this machine); webhooks must reach a public address$/, host);

@@ -1,3 +1,17 @@
+/** Documentation and reserved blocks (IANA special-purpose registries), none of them private: refused all the same. */
+export const RESERVED_HOSTS = [
+  "192.0.2.1",
+  "198.51.100.7",
+  "203.0.113.9",
+  "192.88.99.1",
+  "198.18.0.1",
+  "240.0.0.1",
+  "[2001:db8::1]",
+  "[3fff::1]",
+  "[5f00::1]",
+  "[2001:2::1]",
+];
+
 /**
  * Private and reserved hosts in the spellings getaddrinfo (and so ffmpeg) accepts: what the guard
  * must see through. Documentation and reserved blocks (IANA special-purpose registries) included.
@@ -29,18 +43,9 @@ export const PRIVATE_HOSTS = [
   "[2001:0:4136:e378:8000:63bf:80ff:fffe]",
   "[fd00::2]",
   "[fe80::1]",
-  "192.0.2.1",
-  "198.51.100.7",
-  "203.0.113.9",
-  "192.88.99.1",
-  "198.18.0.1",
-  "240.0.0.1",
+  ...RESERVED_HOSTS,
   "0xcb007109",
   "[::ffff:192.0.2.1]",
-  "[2001:db8::1]",
-  "[3fff::1]",
-  "[5f00::1]",
-  "[2001:2::1]",
   "[100::1]",
   "[64:ff9b::198.51.100.7]",
 ];
