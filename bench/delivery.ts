@@ -134,7 +134,7 @@ async function postgresPid(): Promise<number | undefined> {
 }
 
 /** Part 1: the media playlists against the floors, at each connection count. */
-async function playlists(urls: { live: PlayerUrls; vod: PlayerUrls }, floors: { bare: string; nginx: string }) {
+async function playlists(urls: { live: PlayerUrls; vod: PlayerUrls }, floors: { bare: string; nginx: string }, edge: string) {
   const rows: (string | number)[][] = [];
   for (const [kind, player, file] of [
     ["live", urls.live, "live.m3u8"],
@@ -142,6 +142,8 @@ async function playlists(urls: { live: PlayerUrls; vod: PlayerUrls }, floors: { 
   ] as const) {
     for (const connections of PLAYLIST_CONNECTIONS) {
       const app = await measure(player.playlist, load, connections);
+      // The same playlist from `npm run edge`: the delivery plane in a process without Next.js.
+      const onEdge = await measure(`${edge}${new URL(player.playlist).pathname}`, load, connections);
       const bare = await measure(`${floors.bare}/mem/${file}`, load, connections);
       const nginx = await measure(`${floors.nginx}/${file}`, load, connections);
       const met = app.rps / bare.rps >= TARGET.playlistVsBare && (connections !== CONNECTIONS || app.p99 < TARGET.playlistP99Ms);
@@ -150,21 +152,40 @@ async function playlists(urls: { live: PlayerUrls; vod: PlayerUrls }, floors: { 
         connections,
         Math.round(app.rps),
         app.p99,
+        Math.round(onEdge.rps),
+        onEdge.p99,
         Math.round(bare.rps),
         bare.p99,
         Math.round(nginx.rps),
         nginx.p99,
         ratio(app.rps, bare.rps),
+        ratio(onEdge.rps, bare.rps),
         ratio(app.rps, nginx.rps),
-        `${app.errors}/${bare.errors}/${nginx.errors}`,
+        `${app.errors}/${onEdge.errors}/${bare.errors}/${nginx.errors}`,
         verdict(met),
       ]);
     }
   }
   printTable(
-    `Delivery 1: media playlists, one app instance (autocannon, ${DURATION_S} s after ${WARM_S} s of warm-up; p99 in ms; errors app/bare/nginx); ` +
+    `Delivery 1: media playlists, one app instance and the same from \`npm run edge\` (autocannon, ${DURATION_S} s after ${WARM_S} s of warm-up; p99 in ms; errors app/edge/bare/nginx); ` +
       `targets: app/bare >= ${TARGET.playlistVsBare}, p99 < ${TARGET.playlistP99Ms} ms at ${CONNECTIONS} connections`,
-    ["media playlist", "conns", "app req/s", "p99", "bare node:http req/s", "p99", "nginx req/s", "p99", "app/bare", "app/nginx", "errors", "target"],
+    [
+      "media playlist",
+      "conns",
+      "app req/s",
+      "p99",
+      "edge req/s",
+      "p99",
+      "bare node:http req/s",
+      "p99",
+      "nginx req/s",
+      "p99",
+      "app/bare",
+      "edge/bare",
+      "app/nginx",
+      "errors",
+      "target",
+    ],
     rows,
   );
 }
@@ -382,7 +403,10 @@ export async function benchDelivery(ctx: Ctx) {
     const stopNginx = owned(nginx.stop);
 
     console.log(`\nDelivery: the viewer path of one app instance beside floors measured in the same run (Debian's nginx ${nginxVersion()}, one worker)`);
-    await playlists({ live, vod }, { bare: bare.url, nginx: nginx.url });
+    const edge = await startAppProcess({ ...ctx.env, EDGE_PORT: "0", HOST: "127.0.0.1" }, { script: "scripts/edge.ts", log: "edge.log" });
+    const stopEdge = owned(edge.stop);
+    await playlists({ live, vod }, { bare: bare.url, nginx: nginx.url }, edge.url);
+    await stopEdge();
     await segments([
       { store: "local disk", app: live.segment, bare: `${bare.url}/disk/live.ts`, nginx: `${nginx.url}/live.ts`, bytes: segment.length },
       { store: "S3 (s3rver)", app: liveOnS3.segment, bare: `${bare.url}/s3/s3.ts`, nginx: `${nginx.url}/s3.ts`, bytes: segmentOnS3.length },
