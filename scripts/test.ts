@@ -28,9 +28,10 @@ import { nodeTestArgs, runPool, tapCounts, type FileResult, type PoolOptions } f
  *   npm test -- <word> -t <re>   only the tests whose names match
  *   npm test -- --serve          start the app under test and keep it up (Ctrl-C ends it);
  *                                `npm test -- <word>` in another shell then runs against it at once
- * Integration files run one or two at a time beside the browser tier (two Playwright workers) and
- * two or three once it is done (integrationConcurrency; TEST_CONCURRENCY fixes the number, and
- * BROWSER_WORKERS the browser's); a file with the line
+ * The browser tier runs in two halves, the second beside the first once the machine has room
+ * (browserTier; BROWSER_WORKERS makes it one run of that many workers). Integration files run one
+ * or two at a time beside it and two or three once it is done (integrationConcurrency;
+ * TEST_CONCURRENCY fixes the number); a file with the line
  * `// npm test: alone` runs by itself at the end.
  */
 const root = process.cwd();
@@ -139,32 +140,32 @@ const ALONE = /^\/\/ npm test: alone\b/m;
 const runsAlone = (file: string) => ALONE.test(fs.readFileSync(path.join(root, file), "utf8"));
 
 /**
- * Integration files at once: one while the browser tier (two Playwright workers) runs beside
- * them, two once it is done (one file alone leaves a core idle much of the time: API calls,
- * waits on leases and real-time media), and one more while, since the last file started, the
- * machine has stood at least IDLE_FOR_ONE_MORE idle for IDLE_WINDOW_S. So a fast machine fills
- * itself and a slow one is not overloaded. TEST_CONCURRENCY fixes the number.
+ * Integration files at once: one while the browser tier runs beside them, two once it is done
+ * (one file alone leaves a core idle much of the time: API calls, waits on leases and real-time
+ * media), and one more while, since anything last started, the machine has stood at least
+ * IDLE_FOR_ONE_MORE idle for IDLE_WINDOW_S. So a fast machine fills itself and a slow one is not
+ * overloaded. TEST_CONCURRENCY fixes the number.
  */
-function integrationConcurrency(browserDone: () => boolean): Pick<PoolOptions, "concurrency" | "onStart"> & { stop(): void } {
+function integrationConcurrency(browserDone: () => boolean, idle: IdleMeter): Pick<PoolOptions, "concurrency" | "onStart"> {
   const fixed = process.env.TEST_CONCURRENCY;
-  if (fixed) return { concurrency: () => Number(fixed), stop: () => {} };
-  const idle = idleMeter(IDLE_WINDOW_S);
+  if (fixed) return { concurrency: () => Number(fixed) };
   let extras = 0;
   return {
     concurrency: () => {
       const base = browserDone() ? 2 : 1;
-      if (!idle.full() || idle.share() < IDLE_FOR_ONE_MORE) return base;
+      if (!idle.idle()) return base;
       if (extras++ === 0)
         console.log(`\n(one more integration file at once: the machine stood ${Math.round(idle.share() * 100)}% idle for ${IDLE_WINDOW_S} s)`);
       return base + 1;
     },
     // What a file just started will take is not in the window yet: measure afresh.
     onStart: () => idle.restart(),
-    stop: () => idle.stop(),
   };
 }
 const IDLE_WINDOW_S = 10;
 const IDLE_FOR_ONE_MORE = 0.3;
+
+type IdleMeter = ReturnType<typeof idleMeter>;
 
 /** The share of the machine's CPU time spent idle over the last `windowS` seconds (os.cpus()' counters). */
 function idleMeter(windowS: number) {
@@ -186,25 +187,48 @@ function idleMeter(windowS: number) {
       const [first, last] = [samples[0], samples[samples.length - 1]];
       return last.all > first.all ? (last.idle - first.idle) / (last.all - first.all) : 0;
     },
+    /** Idle enough, over a whole window, to start one more thing. */
+    idle(): boolean {
+      return this.full() && this.share() >= IDLE_FOR_ONE_MORE;
+    },
     restart: () => void (samples = [now()]),
     stop: () => clearInterval(timer),
   };
 }
 
-async function integrationTier(files: string[], env: NodeJS.ProcessEnv, outDir: string, browserDone: () => boolean, namePattern?: string) {
+async function integrationTier(files: string[], env: NodeJS.ProcessEnv, outDir: string, browserDone: () => boolean, idle: IdleMeter, namePattern?: string) {
   if (!files.length) return undefined;
   const known = fs.existsSync(DURATIONS) ? (JSON.parse(fs.readFileSync(DURATIONS, "utf8")) as Record<string, number>) : {};
-  const { stop, ...concurrency } = integrationConcurrency(browserDone);
-  const results = await runPool({ files: files.filter((f) => !runsAlone(f)), ...concurrency, env, outDir, namePattern, known }).finally(stop);
+  const concurrency = integrationConcurrency(browserDone, idle);
+  const results = await runPool({ files: files.filter((f) => !runsAlone(f)), ...concurrency, env, outDir, namePattern, known });
   return { results, alone: files.filter(runsAlone), known };
 }
 
-async function browserTier(specs: string[], env: NodeJS.ProcessEnv, outDir: string, all: boolean, namePattern?: string) {
+/**
+ * The browser tier. The whole of it runs as two halves (Playwright shards, one worker each): the
+ * first at once, the second as soon as the machine has stood IDLE_FOR_ONE_MORE idle for
+ * IDLE_WINDOW_S (on this machine, within seconds: much of a browser test is waiting on media and
+ * polls), or once the first is done, on a machine that never has room. BROWSER_WORKERS runs it as
+ * one Playwright run with that many workers instead; a selection of specs runs as one.
+ */
+async function browserTier(specs: string[], env: NodeJS.ProcessEnv, outDir: string, all: boolean, idle: IdleMeter, namePattern?: string) {
   if (!specs.length) return undefined;
-  const report = path.join(outDir, "playwright.json");
-  const cli = [require.resolve("@playwright/test/cli"), "test", "--reporter=list,json", ...(namePattern ? ["-g", namePattern] : [])];
-  await run(process.execPath, all ? cli : [...cli, ...specs], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
-  return playwrightCounts(report);
+  const cli = [require.resolve("@playwright/test/cli"), "test", "--reporter=list,json", ...(namePattern ? ["-g", namePattern] : []), ...(all ? [] : specs)];
+  const playwright = async (name: string, args: string[], workers?: string) => {
+    const report = path.join(outDir, `${name}.json`);
+    await run(process.execPath, [...cli, ...args], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, ...(workers ? { BROWSER_WORKERS: workers } : {}) });
+    return playwrightCounts(report);
+  };
+  if (!all || process.env.BROWSER_WORKERS) return playwright("playwright", []);
+  let firstDone = false;
+  const first = playwright("playwright-1", ["--shard=1/2"], "1").finally(() => (firstDone = true));
+  while (!firstDone && !idle.idle()) await new Promise((resolve) => setTimeout(resolve, 1000));
+  if (!firstDone)
+    console.log(`\n(the browser tier's second half beside the first: the machine stood ${Math.round(idle.share() * 100)}% idle for ${IDLE_WINDOW_S} s)`);
+  idle.restart();
+  const second = await playwright("playwright-2", ["--shard=2/2"], "1");
+  const one = await first;
+  return { passed: one.passed + second.passed, failed: one.failed + second.failed, failures: [...one.failures, ...second.failures] };
 }
 
 /** `tsc --noEmit` over the whole tree: a tier of one "test" that passes when the tree type-checks. */
@@ -366,11 +390,13 @@ async function main() {
 
   const tiersStarted = performance.now();
   let browserDone = false;
+  // One measure of the machine's spare room for both tiers: whatever starts takes it, and the next waits to see it again.
+  const idle = idleMeter(IDLE_WINDOW_S);
   const [integration, browser, typecheck] = await Promise.all([
-    integrationTier(chosen.integration, env, outDir, () => browserDone, args.namePattern),
-    browserTier(chosen.browser, env, outDir, !args.words.length || args.words.includes("e2e"), args.namePattern).finally(() => (browserDone = true)),
+    integrationTier(chosen.integration, env, outDir, () => browserDone, idle, args.namePattern),
+    browserTier(chosen.browser, env, outDir, !args.words.length || args.words.includes("e2e"), idle, args.namePattern).finally(() => (browserDone = true)),
     args.words.length ? undefined : typecheckTier(outDir),
-  ]);
+  ]).finally(() => idle.stop());
   // Then the files that need the machine to themselves, one at a time.
   if (integration?.alone.length) {
     integration.results.push(
