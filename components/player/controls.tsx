@@ -1,10 +1,31 @@
 "use client";
 
-import type { ChangeEvent } from "react";
+import type { ChangeEvent, ReactNode } from "react";
 
 /** A round, icon-only control on the dark overlay. */
 export const controlButton =
   "relative inline-flex size-10 shrink-0 items-center justify-center rounded-full text-white/90 outline-none transition hover:bg-white/15 hover:text-white focus-visible:bg-white/15 focus-visible:ring-2 focus-visible:ring-white/70 active:scale-95";
+
+/** A control of the overlay named for what it does now, its key shortcut in its tooltip ("Pause (k)"). */
+export function ControlButton({
+  label,
+  shortcut,
+  onClick,
+  className = "",
+  children,
+}: {
+  label: string;
+  shortcut: string;
+  onClick: () => void;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" className={`${controlButton} ${className}`} onClick={onClick} aria-label={label} title={`${label} (${shortcut})`}>
+      {children}
+    </button>
+  );
+}
 
 const percent = (value: number, max: number) => `${max > 0 ? Math.min(100, Math.max(0, (value / max) * 100)) : 0}%`;
 

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState, type FocusEvent, type PointerEvent } from "react";
 import type { MediaFormat } from "@/lib/client/playback";
-import { controlButton, formatTime, Slider } from "./controls";
+import { ControlButton, formatTime, Slider } from "./controls";
 import {
   EnterFullscreenIcon,
   ExitFullscreenIcon,
@@ -323,26 +323,14 @@ export function VideoPlayer({
           </SeekPreview>
         )}
         <div className="flex items-center gap-0.5">
-          <button
-            type="button"
-            className={controlButton}
-            onClick={togglePlay}
-            aria-label={media.paused ? "Play" : "Pause"}
-            title={media.paused ? "Play (k)" : "Pause (k)"}
-          >
+          <ControlButton label={media.paused ? "Play" : "Pause"} shortcut="k" onClick={togglePlay}>
             {media.paused ? <PlayIcon className="size-6" /> : <PauseIcon className="size-6" />}
-          </button>
+          </ControlButton>
 
           <div className="group/volume flex items-center">
-            <button
-              type="button"
-              className={controlButton}
-              onClick={toggleMute}
-              aria-label={media.muted ? "Unmute" : "Mute"}
-              title={media.muted ? "Unmute (m)" : "Mute (m)"}
-            >
+            <ControlButton label={media.muted ? "Unmute" : "Mute"} shortcut="m" onClick={toggleMute}>
               <VolumeIcon className="size-6" />
-            </button>
+            </ControlButton>
             <Slider
               label="Volume"
               className="w-0 overflow-hidden transition-[width,margin] duration-200 group-hover/volume:mr-2 group-hover/volume:w-20 group-has-focus-visible/volume:mr-2 group-has-focus-visible/volume:w-20"
@@ -370,27 +358,20 @@ export function VideoPlayer({
 
           {/* On a phone-sized player, room goes to the time: picture-in-picture stays on its key (i). */}
           {pip.supported && (
-            <button
-              type="button"
-              className={`${controlButton} @max-[26rem]:hidden`}
+            <ControlButton
+              label={pip.active ? "Exit picture-in-picture" : "Picture-in-picture"}
+              shortcut="i"
               onClick={pip.toggle}
-              aria-label={pip.active ? "Exit picture-in-picture" : "Picture-in-picture"}
-              title={pip.active ? "Exit picture-in-picture (i)" : "Picture-in-picture (i)"}
+              className="@max-[26rem]:hidden"
             >
               <PictureInPictureIcon className="size-[22px]" />
-            </button>
+            </ControlButton>
           )}
 
           {fullscreen.supported && (
-            <button
-              type="button"
-              className={controlButton}
-              onClick={fullscreen.toggle}
-              aria-label={fullscreen.active ? "Exit fullscreen" : "Fullscreen"}
-              title={fullscreen.active ? "Exit fullscreen (f)" : "Fullscreen (f)"}
-            >
+            <ControlButton label={fullscreen.active ? "Exit fullscreen" : "Fullscreen"} shortcut="f" onClick={fullscreen.toggle}>
               {fullscreen.active ? <ExitFullscreenIcon className="size-[22px]" /> : <EnterFullscreenIcon className="size-[22px]" />}
-            </button>
+            </ControlButton>
           )}
         </div>
       </div>
