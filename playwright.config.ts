@@ -15,7 +15,7 @@ export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
   // Each test makes its own account and streams, so files run side by side: much of a test is
-  // waiting on media and polls. `npm test` runs the whole tier as two shards of one worker, the
+  // waiting on media and polls. `npm test` runs the whole tier as two halves of one worker, the
   // second once the machine has room (scripts/test.ts); run directly, two workers.
   workers: Number(process.env.BROWSER_WORKERS ?? 2),
   reporter: "list",

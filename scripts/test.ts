@@ -28,7 +28,7 @@ import { nodeTestArgs, runPool, tapCounts, type FileResult, type PoolOptions } f
  *   npm test -- <word> -t <re>   only the tests whose names match
  *   npm test -- --serve          start the app under test and keep it up (Ctrl-C ends it);
  *                                `npm test -- <word>` in another shell then runs against it at once
- * The browser tier runs in two halves, the second beside the first once the machine has room
+ * The browser tier runs in two halves of equal time, the second beside the first once the machine has room
  * (browserTier; BROWSER_WORKERS makes it one run of that many workers). Integration files run one
  * or two at a time beside it and two or three once it is done (integrationConcurrency;
  * TEST_CONCURRENCY fixes the number); a file with the line
@@ -39,6 +39,8 @@ const root = process.cwd();
 const SERVED = path.join(root, ".test-app.json");
 /** Each integration file's time in the last full run: the longest start first. */
 const DURATIONS = path.join(root, "test", "durations.json");
+/** Each browser spec file's time in the last full run: the tier's halves are made of equal time. */
+const BROWSER_DURATIONS = path.join(root, "e2e", "durations.json");
 
 interface Args {
   words: string[];
@@ -66,12 +68,12 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<numbe
 interface PlaywrightSuite {
   title: string;
   suites?: PlaywrightSuite[];
-  specs?: { title: string; file: string; line: number; tests: { results: { status: string; error?: { message?: string } }[] }[] }[];
+  specs?: { title: string; file: string; line: number; tests: { results: { status: string; duration?: number; error?: { message?: string } }[] }[] }[];
 }
 
 /** The browser tier's counts, and a few lines on each failed test (for the run's closing summary). */
 function playwrightCounts(file: string) {
-  if (!fs.existsSync(file)) return { passed: 0, failed: 1, failures: ["the browser tier wrote no report"] };
+  if (!fs.existsSync(file)) return { passed: 0, failed: 1, failures: ["the browser tier wrote no report"], durations: {} };
   const { stats, suites } = JSON.parse(fs.readFileSync(file, "utf8")) as {
     stats: { expected: number; flaky: number; unexpected: number };
     suites: PlaywrightSuite[];
@@ -89,7 +91,21 @@ function playwrightCounts(file: string) {
     for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
   };
   for (const suite of suites ?? []) walk(suite, []);
-  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, failures };
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, failures, durations: specDurations(suites ?? []) };
+}
+
+/** The time each spec file's tests took, by its path ("e2e/clips.spec.ts"). */
+function specDurations(suites: PlaywrightSuite[]): Record<string, number> {
+  const ms: Record<string, number> = {};
+  const walk = (suite: PlaywrightSuite) => {
+    for (const spec of suite.specs ?? []) {
+      const file = path.join("e2e", spec.file);
+      for (const t of spec.tests) for (const r of t.results) ms[file] = (ms[file] ?? 0) + (r.duration ?? 0);
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of suites) walk(suite);
+  return ms;
 }
 
 const firstLines = (text: string, n: number) => text.split("\n").slice(0, n).join("\n");
@@ -205,30 +221,53 @@ async function integrationTier(files: string[], env: NodeJS.ProcessEnv, outDir: 
 }
 
 /**
- * The browser tier. The whole of it runs as two halves (Playwright shards, one worker each): the
- * first at once, the second as soon as the machine has stood IDLE_FOR_ONE_MORE idle for
- * IDLE_WINDOW_S (on this machine, within seconds: much of a browser test is waiting on media and
- * polls), or once the first is done, on a machine that never has room. BROWSER_WORKERS runs it as
- * one Playwright run with that many workers instead; a selection of specs runs as one.
+ * The browser tier. The whole of it runs as two halves of about equal time (by
+ * e2e/durations.json; one Playwright worker each): the heavier at once, the other as soon as the
+ * machine has stood IDLE_FOR_ONE_MORE idle for IDLE_WINDOW_S (on this machine, within seconds: much
+ * of a browser test is waiting on media and polls), or once the first is done, on a machine that
+ * never has room. BROWSER_WORKERS runs it as one Playwright run with that many workers instead; a
+ * selection of specs runs as one.
  */
 async function browserTier(specs: string[], env: NodeJS.ProcessEnv, outDir: string, all: boolean, idle: IdleMeter, namePattern?: string) {
   if (!specs.length) return undefined;
-  const cli = [require.resolve("@playwright/test/cli"), "test", "--reporter=list,json", ...(namePattern ? ["-g", namePattern] : []), ...(all ? [] : specs)];
-  const playwright = async (name: string, args: string[], workers?: string) => {
+  const cli = [require.resolve("@playwright/test/cli"), "test", "--reporter=list,json", ...(namePattern ? ["-g", namePattern] : [])];
+  const playwright = async (name: string, files: string[], workers?: string) => {
     const report = path.join(outDir, `${name}.json`);
-    await run(process.execPath, [...cli, ...args], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, ...(workers ? { BROWSER_WORKERS: workers } : {}) });
+    await run(process.execPath, [...cli, ...files], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, ...(workers ? { BROWSER_WORKERS: workers } : {}) });
     return playwrightCounts(report);
   };
-  if (!all || process.env.BROWSER_WORKERS) return playwright("playwright", []);
+  if (!all || process.env.BROWSER_WORKERS) return playwright("playwright", all ? [] : specs);
+  const [heavier, lighter] = halves(specs);
   let firstDone = false;
-  const first = playwright("playwright-1", ["--shard=1/2"], "1").finally(() => (firstDone = true));
+  const first = playwright("playwright-1", heavier, "1").finally(() => (firstDone = true));
   while (!firstDone && !idle.idle()) await new Promise((resolve) => setTimeout(resolve, 1000));
   if (!firstDone)
     console.log(`\n(the browser tier's second half beside the first: the machine stood ${Math.round(idle.share() * 100)}% idle for ${IDLE_WINDOW_S} s)`);
   idle.restart();
-  const second = await playwright("playwright-2", ["--shard=2/2"], "1");
+  const second = await playwright("playwright-2", lighter, "1");
   const one = await first;
-  return { passed: one.passed + second.passed, failed: one.failed + second.failed, failures: [...one.failures, ...second.failures] };
+  return {
+    passed: one.passed + second.passed,
+    failed: one.failed + second.failed,
+    failures: [...one.failures, ...second.failures],
+    durations: { ...one.durations, ...second.durations },
+  };
+}
+
+/** The spec files in two lists of about equal time, longest first into the lighter (a file not timed yet counts 10 s). */
+function halves(specs: string[]): [string[], string[]] {
+  const known = fs.existsSync(BROWSER_DURATIONS) ? (JSON.parse(fs.readFileSync(BROWSER_DURATIONS, "utf8")) as Record<string, number>) : {};
+  const cost = (file: string) => known[file] ?? 10_000;
+  const lists: [{ files: string[]; ms: number }, { files: string[]; ms: number }] = [
+    { files: [], ms: 0 },
+    { files: [], ms: 0 },
+  ];
+  for (const file of [...specs].sort((a, b) => cost(b) - cost(a))) {
+    const into = lists[0].ms <= lists[1].ms ? lists[0] : lists[1];
+    into.files.push(file);
+    into.ms += cost(file);
+  }
+  return [lists[0].files, lists[1].files];
 }
 
 /** `tsc --noEmit` over the whole tree: a tier of one "test" that passes when the tree type-checks. */
@@ -404,8 +443,13 @@ async function main() {
     );
   }
   if (integration) timings(integration.results, performance.now() - tiersStarted);
-  if (integration && !args.words.length && !args.namePattern && !process.env.CI) {
-    fs.writeFileSync(DURATIONS, `${JSON.stringify(Object.fromEntries(integration.results.map((r) => [r.file, Math.round(r.ms)]).sort()), null, 2)}\n`);
+  if (!args.words.length && !args.namePattern && !process.env.CI) {
+    if (integration)
+      fs.writeFileSync(DURATIONS, `${JSON.stringify(Object.fromEntries(integration.results.map((r) => [r.file, Math.round(r.ms)]).sort()), null, 2)}\n`);
+    if (browser && !browser.failed) {
+      const times = Object.entries(browser.durations).map(([file, ms]) => [file, Math.round(ms)] as const);
+      fs.writeFileSync(BROWSER_DURATIONS, `${JSON.stringify(Object.fromEntries(times.sort()), null, 2)}\n`);
+    }
   }
 
   await own?.app.stop();

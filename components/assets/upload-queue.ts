@@ -4,7 +4,7 @@ import type { Body, Uppy, UppyFile } from "@uppy/core";
 import { useSyncExternalStore } from "react";
 import { ApiRequestError } from "@/lib/api/client";
 import type { UploadRequested } from "@/lib/assets/schema";
-import { deleteAsset, requestUpload } from "@/lib/client/asset-hooks";
+import { deleteAsset, fetchAsset, requestUpload } from "@/lib/client/asset-hooks";
 import { formatHttpStatus } from "@/lib/client/format";
 import { formatBytes } from "./asset-info";
 
@@ -381,9 +381,25 @@ class UploadQueue {
         },
       });
       if (!file.isGhost) this.#continue(key);
+      else void this.#settleIfFinished(uppy, file.id);
     }
     this.#guardUnload();
     this.#publish();
+  }
+
+  /**
+   * A restored upload whose asset has its file already: the page was left between the last
+   * byte and the recovery noting the end (it notes at intervals). It finished: shown so, not as
+   * stopped, and nothing asks for its file again.
+   */
+  async #settleIfFinished(uppy: Uploader, assetId: string) {
+    const asset = await fetchAsset(assetId).catch(() => undefined);
+    const phase = asset?.status.phase;
+    if (!phase || phase === "waiting" || phase === "uploading") return;
+    const entry = this.#byAsset(assetId);
+    if (entry?.upload.state !== "interrupted") return;
+    if (uppy.getFile(assetId)) uppy.removeFile(assetId);
+    this.#updateAsset(assetId, { state: "uploaded", bytesUploaded: entry.upload.size });
   }
 
   #listen(uppy: Uploader) {

@@ -95,6 +95,9 @@ export function useUpdateAsset(id: string) {
 }
 
 /** The dashboard's delete is a takedown: the video stops playing everywhere and its files go. */
+/** One asset, read once (the upload queue asks whether a restored upload already finished). */
+export const fetchAsset = (id: string) => call(operations.getAsset, { params: { id } });
+
 export const deleteAsset = (id: string) => call(operations.deleteAsset, { params: { id }, query: { purge: "true" } });
 
 export function useDeleteAsset() {
