@@ -79,9 +79,13 @@ function playwrightCounts(file: string) {
     suites: PlaywrightSuite[];
   };
   const failures: string[] = [];
+  // The time each spec file's tests took, by its path ("e2e/clips.spec.ts"): the tier's halves are made of it.
+  const durations: Record<string, number> = {};
   const walk = (suite: PlaywrightSuite, titles: string[]) => {
     for (const spec of suite.specs ?? []) {
+      const specFile = path.join("e2e", spec.file);
       for (const t of spec.tests) {
+        for (const r of t.results) durations[specFile] = (durations[specFile] ?? 0) + (r.duration ?? 0);
         const last = t.results.at(-1);
         if (!last || last.status === "passed" || last.status === "skipped") continue;
         const message = (last.error?.message ?? last.status).replace(/\x1b\[[0-9;]*m/g, "");
@@ -91,21 +95,7 @@ function playwrightCounts(file: string) {
     for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
   };
   for (const suite of suites ?? []) walk(suite, []);
-  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, failures, durations: specDurations(suites ?? []) };
-}
-
-/** The time each spec file's tests took, by its path ("e2e/clips.spec.ts"). */
-function specDurations(suites: PlaywrightSuite[]): Record<string, number> {
-  const ms: Record<string, number> = {};
-  const walk = (suite: PlaywrightSuite) => {
-    for (const spec of suite.specs ?? []) {
-      const file = path.join("e2e", spec.file);
-      for (const t of spec.tests) for (const r of t.results) ms[file] = (ms[file] ?? 0) + (r.duration ?? 0);
-    }
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  for (const suite of suites) walk(suite);
-  return ms;
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, failures, durations };
 }
 
 const firstLines = (text: string, n: number) => text.split("\n").slice(0, n).join("\n");

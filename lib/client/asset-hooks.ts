@@ -64,11 +64,14 @@ export function useRefreshAssetsOn(trigger: string) {
   }, [qc, trigger]);
 }
 
+/** One asset, read once (also by the upload queue: whether a restored upload already finished). */
+export const fetchAsset = (id: string) => call(operations.getAsset, { params: { id } });
+
 /** One asset, polled until it is settled (a failed poll keeps polling; a failed first load does not). */
 const assetQuery = (id: string) =>
   queryOptions({
     queryKey: keys.asset(id),
-    queryFn: () => call(operations.getAsset, { params: { id } }),
+    queryFn: () => fetchAsset(id),
     refetchInterval: (query) => (query.state.data && !assetSettled(query.state.data) ? ACTIVE_POLL_MS : false),
   });
 
@@ -95,9 +98,6 @@ export function useUpdateAsset(id: string) {
 }
 
 /** The dashboard's delete is a takedown: the video stops playing everywhere and its files go. */
-/** One asset, read once (the upload queue asks whether a restored upload already finished). */
-export const fetchAsset = (id: string) => call(operations.getAsset, { params: { id } });
-
 export const deleteAsset = (id: string) => call(operations.deleteAsset, { params: { id }, query: { purge: "true" } });
 
 export function useDeleteAsset() {

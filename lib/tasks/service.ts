@@ -75,13 +75,13 @@ export interface TaskChange {
   output?: Record<string, unknown>;
 }
 
+/** A task in one of these phases is over: nothing changes it again. */
+const ENDED: string[] = ["completed", "failed", "cancelled"];
+
 /**
  * Moves a task along. A phase change is announced to webhooks (progress alone is
  * not: it changes many times a second); a finished task stays finished.
  */
-/** A task in one of these phases is over: nothing changes it again. */
-const ENDED: string[] = ["completed", "failed", "cancelled"];
-
 export async function updateTask(taskId: string, change: TaskChange): Promise<void> {
   await (await writeTaskChange(db(), taskId, change))?.announce();
 }
