@@ -1,3 +1,4 @@
+import type http from "node:http";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { config } from "@/lib/config";
 
@@ -8,6 +9,16 @@ const first = (value: string | null | undefined) => value?.split(",")[0].trim() 
 
 /** What is read of a request's headers: a fetch Headers, or a view of a Node request's. */
 export type HeaderReader = { get(name: string): string | null };
+
+/** A Node request's headers, read as a fetch Headers would be (a repeated header's values joined). */
+export class NodeHeaders implements HeaderReader {
+  constructor(private readonly headers: http.IncomingHttpHeaders) {}
+
+  get(name: string): string | null {
+    const value = this.headers[name];
+    return (Array.isArray(value) ? value.join(", ") : value) || null;
+  }
+}
 
 /**
  * The origin the browser used to reach this app: PUBLIC_URL when set; else the Host

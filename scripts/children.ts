@@ -17,6 +17,8 @@ interface ChildOptions {
   env?: Record<string, string>;
   /** Called when the child died unexpectedly, with what it said when ready. */
   onCrash?: (ready: Record<string, unknown>) => Promise<void> | void;
+  /** Called with each message the child sends once ready, and the child to answer. */
+  onMessage?: (message: unknown, child: ChildProcess) => void;
 }
 
 function startOnce(opts: ChildOptions): Promise<{ child: ChildProcess; ready: Record<string, unknown> }> {
@@ -28,6 +30,7 @@ function startOnce(opts: ChildOptions): Promise<{ child: ChildProcess; ready: Re
       const ready = message as Record<string, unknown>;
       if (!ready?.ready) return;
       child.off("exit", onExit);
+      if (opts.onMessage) child.on("message", (message) => opts.onMessage!(message, child));
       resolve({ child, ready });
     });
   });

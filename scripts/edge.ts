@@ -1,11 +1,8 @@
 import fs from "node:fs";
-import type http from "node:http";
 import path from "node:path";
 import { closeDb } from "@/db/client";
 import { config } from "@/lib/config";
 import { usePrivateDataDir } from "@/lib/data-dir";
-import { appMetrics } from "@/lib/metrics";
-import { metricsAnswer } from "@/lib/metrics/expose";
 import { dropOutputWithoutReader } from "@/lib/process-output";
 import { ensureSecret } from "@/lib/secrets";
 import { answer, startFront } from "./front";
@@ -30,8 +27,7 @@ async function main() {
   }
   ensureSecret("AUTH_SECRET", cfg.dataDir);
 
-  const front = await startFront(cfg.EDGE_PORT, cfg.HOST, (req, res) => {
-    if ((req.url ?? "/").split("?")[0] === "/metrics" && req.method === "GET") return void metrics(req.headers.authorization, res);
+  const front = await startFront(cfg.EDGE_PORT, cfg.HOST, (_req, res) => {
     answer(res, 404, "not found: this is Castline's delivery edge, which serves playback only (the API and the dashboard are at the app)");
   });
   console.log(`Castline edge listening on http://${cfg.HOST === "0.0.0.0" ? "localhost" : cfg.HOST}:${front.port}`);
@@ -46,14 +42,6 @@ async function main() {
   };
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
-}
-
-/** As the app's /metrics: off without METRICS_TOKEN, and only with it. */
-async function metrics(authorization: string | undefined, res: http.ServerResponse) {
-  const token = config().METRICS_TOKEN;
-  if (!token) return answer(res, 404, "metrics are off: METRICS_TOKEN is not set");
-  const { status, headers, body } = await metricsAnswer(appMetrics().registry, authorization, token);
-  res.writeHead(status, headers).end(body);
 }
 
 function fail(message: string): never {

@@ -4,6 +4,7 @@ import { DATABASE_UNAVAILABLE, RETRY_AFTER_S, watchDatabase } from "@/db/availab
 import { config } from "@/lib/config";
 import { deliver, followViewerChanges, isViewerPath, registerDeliveryMetrics, startViewerReports } from "@/lib/delivery";
 import { appMetrics, observeRequest } from "@/lib/metrics";
+import { metricsAnswer } from "@/lib/metrics/expose";
 import { clientAddress, CLIENT_ADDRESS_HEADER } from "@/lib/rate-limits/address";
 import { limits } from "@/lib/rate-limits/limits";
 import { startPlaybackLimit } from "@/lib/rate-limits/playback";
@@ -22,7 +23,7 @@ export interface Front {
  * and times every request for /metrics, resolves the client's address, refuses methods served
  * nowhere and paths that do not decode, applies the playback rate limit, says 503 at once while
  * the database is out of reach, answers viewers itself (lib/delivery, which counts live viewers
- * and reports them), and hands the rest to `rest` (Next.js in the app).
+ * and reports them) and Prometheus (/metrics), and hands the rest to `rest` (Next.js in the app).
  */
 export async function startFront(port: number, host: string, rest: Handler): Promise<Front> {
   const cfg = config();
@@ -36,7 +37,7 @@ export async function startFront(port: number, host: string, rest: Handler): Pro
     // Only here is the connection's peer known. Next.js keeps an X-Forwarded-For it is given,
     // so what a client sent there is replaced, always, by what this server knows or trusts.
     req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.socket.remoteAddress, req.headers[CLIENT_ADDRESS_HEADER], cfg.TRUST_PROXY);
-    closeOnUnreadBody(req, res);
+    if (sendsBody(req)) closeOnUnreadBody(req, res);
     // Other methods (TRACE, which Next.js answers with a 500, WebDAV's, ...) are served nowhere here.
     if (!SERVED_METHODS.has(req.method ?? ""))
       return void answer(res, 501, `this HTTP method is not supported: Castline serves ${[...SERVED_METHODS].join(", ")}`);
@@ -48,6 +49,7 @@ export async function startFront(port: number, host: string, rest: Handler): Pro
     if (database.down && !req.url?.startsWith("/_next/static/")) return void answer(res, 503, DATABASE_UNAVAILABLE, { "retry-after": String(RETRY_AFTER_S) });
     // What players fetch, before anything else: the most frequent requests there are.
     if (isViewerPath(req.url ?? "/")) return deliver(req, res);
+    if (req.method === "GET" && (req.url === "/metrics" || req.url?.startsWith("/metrics?"))) return void metrics(req.headers.authorization, res);
     rest(req, res);
   });
   server.keepAliveTimeout = 65_000;
@@ -64,6 +66,14 @@ export async function startFront(port: number, host: string, rest: Handler): Pro
   };
 }
 
+/** Prometheus scrapes this process here (Authorization: Bearer <METRICS_TOKEN>): off without METRICS_TOKEN, and only with it. */
+async function metrics(authorization: string | undefined, res: http.ServerResponse) {
+  const token = config().METRICS_TOKEN;
+  if (!token) return answer(res, 404, "metrics are off: METRICS_TOKEN is not set");
+  const { status, headers, body } = await metricsAnswer(appMetrics().registry, authorization, token);
+  res.writeHead(status, headers).end(body);
+}
+
 /** How long, and how much more, a client still sending a refused body is read (and dropped) for. */
 const LINGER_MS = 2000;
 const LINGER_BYTES = 8 * 1024 * 1024;
@@ -78,7 +88,7 @@ const LINGER_BYTES = 8 * 1024 * 1024;
 function closeOnUnreadBody(req: http.IncomingMessage, res: http.ServerResponse) {
   const socket = req.socket;
   res.once("finish", () => {
-    if (req.complete || !sendsBody(req)) return;
+    if (req.complete) return;
     const cut = () => {
       clearTimeout(timer);
       socket.destroySoon();
@@ -99,6 +109,7 @@ function sendsBody(req: http.IncomingMessage) {
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 function decodablePath(url: string): boolean {
+  if (!url.includes("%")) return true;
   try {
     decodeURIComponent(url.split("?")[0]);
     return true;

@@ -1,4 +1,3 @@
-import type http from "node:http";
 import { usePrivateDataDir } from "@/lib/data-dir";
 import { dropOutputWithoutReader } from "@/lib/process-output";
 import { closeDb } from "@/db/client";
@@ -9,18 +8,18 @@ import { usesInngestServer } from "@/lib/jobs/mode";
 import { startBackgroundWork } from "@/inngest/start";
 import { startNodeWatch } from "@/lib/live/nodes";
 import { endSessionsOfNode } from "@/lib/live/ingest";
-import { servingRequest } from "@/lib/origin";
 import { ensureSecret } from "@/lib/secrets";
 import { buildIfNeeded } from "./build-if-needed";
 import { ensurePrograms, FFMPEG } from "./prerequisites";
 import { superviseChild, type Child } from "./children";
 import { answer, startFront } from "./front";
+import { startNextChild, type NextChild } from "./next-proxy";
 
 /**
  * `npm start`: the one place long-running parts start. The database (embedded
- * unless DATABASE_URL), the HTTP server on PORT (./front.ts: it answers viewers itself and hands
- * everything else to Next.js, 503 until Next is ready), the background-work driver (JOB_WORKERS
- * child processes) and the media node.
+ * unless DATABASE_URL), the HTTP server on PORT (./front.ts: it answers viewers and /metrics itself
+ * and hands everything else to Next.js, in a child process of its own (./next-server.ts), 503 until
+ * Next is ready), the background-work driver (JOB_WORKERS child processes) and the media node.
  */
 async function main() {
   // `npm run dev`: Next's dev server (pages compiled on first visit, reloaded on change) in place
@@ -37,10 +36,9 @@ async function main() {
   const stopDatabase = await setupDatabase();
   if (!dev) await buildIfNeeded();
 
-  let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined;
+  let next: NextChild | undefined;
   const front = await startFront(cfg.PORT, cfg.HOST, (req, res) => {
-    // URLs handed out while answering are at the origin the request came to (without PUBLIC_URL).
-    if (handle) return servingRequest(incomingHeaders(req), () => handle!(req, res));
+    if (next) return next.proxy(req, res);
     answer(res, 503, "starting", { "retry-after": "1" });
   });
   const { server, port } = front;
@@ -74,11 +72,7 @@ async function main() {
   // Every instance watches the media nodes; a lost node's sessions end once, whichever sees it first.
   const stopNodeWatch = startNodeWatch();
 
-  const { default: next } = await import("next");
-  // Without the port, Next.js builds request URLs as http://localhost:3000 whatever it listens on.
-  const app = next({ dev, dir: process.cwd(), port, hostname: cfg.HOST });
-  await app.prepare();
-  handle = app.getRequestHandler();
+  next = await startNextChild();
   console.log(`Castline listening on http://${cfg.HOST === "0.0.0.0" ? "localhost" : cfg.HOST}:${port}`);
 
   let stopping = false;
@@ -88,8 +82,9 @@ async function main() {
     console.log(`${signal}: shutting down`);
     stopUploadSweeper();
     stopNodeWatch();
-    // Children first, while this server still answers: the media node reports its broadcasts' end and leaves the registry.
+    // Children first, while this server and Next still answer: the media node reports its broadcasts' end and leaves the registry.
     await Promise.all(children.map((c) => c.stop()));
+    await next?.stop();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await driver?.stop();
@@ -104,11 +99,6 @@ async function main() {
   process.removeAllListeners("SIGTERM");
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
-}
-
-/** A Node request's headers, read as a fetch Headers would be. */
-function incomingHeaders(req: http.IncomingMessage) {
-  return { get: (name: string) => [req.headers[name] ?? []].flat().join(", ") || null };
 }
 
 main().catch((err) => {

@@ -7,7 +7,7 @@ import type { PlaybackType } from "@/lib/playback/schema";
 import { CHECK_RETRY_AFTER_S, REFUSAL_STATUS, type ViewerRefusal } from "./refusal";
 import type { PlaybackPolicy } from "./schema";
 import { markSigningKeySeen, verificationKey } from "./signing-keys";
-import { checkPlaybackToken, playbackToken, TOKEN_PARAM } from "./token";
+import { checkPlaybackToken, playbackToken, playbackTokenExpiry, TOKEN_PARAM } from "./token";
 import { EMBED_GRANT_HEADER, EMBEDDERS_HEADER, judgeSite, outsideEmbedder, pageOrigin, siteRefusal } from "./sites";
 import { askAccessWebhook } from "./webhook-policy";
 
@@ -30,8 +30,12 @@ export type Admission =
       ok: true;
       /** The token the URLs handed to this viewer carry (gated content, or content with allowed origins). */
       token?: string;
-      /** Every viewer is admitted alike (public content, no allowed origins): an answer made for one is the answer for all. */
-      sameForAll?: true;
+      /**
+       * Until when (ms) every request of this URL is admitted alike: an answer made for one is the
+       * answer for all. Public content without allowed origins: for ever (Infinity); gated content
+       * admitted by the playback token in its URL alone: until the token expires.
+       */
+      sharedUntil?: number;
       /** An answer's headers with the CORS and caching this content needs. */
       headers(own: Record<string, string>): Record<string, string>;
       /** The answer (a fetch Response) with the CORS and caching this content needs. */
@@ -109,7 +113,8 @@ export async function admitViewer(req: ViewerRequest, content: GatedContent): Pr
   if (!policy || policy.type === "public") return admit(tokenCheck === "valid" ? given! : playbackToken(subject, ttlS));
 
   if (given) {
-    if (tokenCheck === "valid") return admit(given);
+    // Nothing but the URL's token admitted it: anyone asking this URL is admitted alike until it expires.
+    if (tokenCheck === "valid") return { ...admit(given), ...(allowed.length ? {} : { sharedUntil: playbackTokenExpiry(given) }) };
     if (!credentialOf(req, policy)) return deny(tokenRefusal, cors);
   }
   if (await byOwner()) return admit(playbackToken(subject, ttlS));
@@ -182,7 +187,7 @@ async function isOwner(req: ViewerRequest, ownerId: string): Promise<boolean> {
 }
 
 /** Public content without allowed origins: anyone, anywhere, and its answers are for shared caches too. */
-const OPEN: Admission = { ok: true, sameForAll: true, headers: (own) => own, answer: (res) => res };
+const OPEN: Admission = { ok: true, sharedUntil: Infinity, headers: (own) => own, answer: (res) => res };
 
 /**
  * An admission's answer, for the viewer its token was handed to. `corsOrigin`: the allowed page

@@ -21,6 +21,9 @@ export function playbackToken(playbackId: string, ttlS: number, now = Date.now()
   return `${exp.toString(36)}.${mac(playbackId, exp)}`;
 }
 
+/** When (ms) a playback token that checked valid expires. */
+export const playbackTokenExpiry = (token: string) => parseInt(token.slice(0, token.indexOf(".")), 36) * 1000;
+
 export type TokenCheck = "valid" | "expired" | "invalid";
 
 export function checkPlaybackToken(token: string, playbackId: string, now = Date.now()): TokenCheck {

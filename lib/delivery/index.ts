@@ -4,7 +4,7 @@ import { ipfsGateway } from "./ipfs";
 import { liveHls } from "./live";
 import { recordingFiles } from "./recordings";
 import { countServed } from "./metrics";
-import { json, notFound, preflight, send, viewerRequest, type Reply, type ViewerRequest } from "./reply";
+import { json, NodeViewerRequest, notFound, preflight, send, type Reply, type ViewerRequest } from "./reply";
 import { plain, share, sharedAnswer, sharedGeneration } from "./shared";
 import { countViewer } from "./viewers";
 
@@ -32,18 +32,19 @@ export const isViewerPath = (path: string) => VIEWER_PATH.test(path);
  * (lib/delivery/content.ts), files streamed from the store with ranges and validators.
  */
 export function deliver(req: http.IncomingMessage, res: http.ServerResponse): void {
-  const request = viewerRequest(req);
-  res.once("finish", () => request.method === "GET" && countServed(request.path, Number(res.getHeader("content-length") ?? 0)));
+  const request = new NodeViewerRequest(req);
   // What every viewer of the path gets alike, answered a moment ago (lib/delivery/shared.ts): at
   // once, without a promise.
   const now = Date.now();
   const alike = plain(req);
-  const shared = alike ? sharedAnswer(request.path, now) : undefined;
+  const url = req.url ?? "/";
+  const shared = alike ? sharedAnswer(url, now) : undefined;
   if (shared) return void served(request, res, shared);
-  void answered(request, res, alike, now);
+  void answered(request, res, alike ? url : undefined, now);
 }
 
-async function answered(request: ViewerRequest, res: http.ServerResponse, alike: boolean, now: number): Promise<void> {
+/** `alike`: the URL whose plain requests all get the answer, when its admission says so. */
+async function answered(request: ViewerRequest, res: http.ServerResponse, alike: string | undefined, now: number): Promise<void> {
   const since = sharedGeneration();
   let reply: Reply;
   try {
@@ -52,7 +53,7 @@ async function answered(request: ViewerRequest, res: http.ServerResponse, alike:
     console.error(`[delivery] ${request.method} ${request.path}:`, err);
     reply = json(500, { errors: ["the server could not answer: try again"] });
   }
-  if (alike) share(request.path, reply, now, since);
+  if (alike) share(alike, reply, now, since);
   await served(request, res, reply);
 }
 
@@ -61,6 +62,11 @@ function served(request: ViewerRequest, res: http.ServerResponse, reply: Reply):
   if (request.method === "HEAD" && reply.body !== undefined) {
     // The length the body would have had, without it.
     return send(res, { status: reply.status, headers: { ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)) } });
+  }
+  if (request.method === "GET") {
+    // A body in memory is written whole at once; a streamed one is counted once it was sent whole.
+    if (!reply.open) countServed(request.path, reply.body === undefined ? 0 : Buffer.byteLength(reply.body));
+    else res.once("finish", () => countServed(request.path, Number(reply.headers["content-length"] ?? 0)));
   }
   return send(res, reply);
 }

@@ -56,8 +56,8 @@ export function playlistReply(admission: Admission & { ok: true }, playlist: str
   return admitted(admission, text(admission.token ? playlistWithToken(playlist, admission.token) : playlist, CONTENT_TYPES.m3u8, cacheControl));
 }
 
-/** An answer with the CORS and caching the admission calls for; whole in memory and admitted alike for all, the same for all. */
+/** An answer with the CORS and caching the admission calls for; whole in memory and admitted alike for all who ask its URL, theirs to share while that lasts. */
 export function admitted(admission: Admission & { ok: true }, reply: Reply): Reply {
-  const sameForAll = admission.sameForAll && reply.status === 200 && reply.body !== undefined ? { sameForAll: true as const } : {};
-  return { ...reply, headers: admission.headers(reply.headers), ...sameForAll };
+  const shared = admission.sharedUntil && reply.status === 200 && reply.body !== undefined ? { sharedUntil: admission.sharedUntil } : {};
+  return { ...reply, headers: admission.headers(reply.headers), ...shared };
 }

@@ -1,7 +1,7 @@
 import type http from "node:http";
 import type { Readable } from "node:stream";
 import { CORS } from "@/lib/api/cors";
-import type { HeaderReader } from "@/lib/origin";
+import { NodeHeaders, type HeaderReader } from "@/lib/origin";
 import type { ObjectInfo } from "@/lib/storage/types";
 
 /**
@@ -21,17 +21,28 @@ export interface ViewerRequest {
   readonly connection?: object;
 }
 
-/** A request the launcher's HTTP server received, as the viewer plane reads it. */
-export function viewerRequest(req: http.IncomingMessage): ViewerRequest {
-  const url = req.url ?? "/";
-  const q = url.indexOf("?");
-  return {
-    method: req.method ?? "GET",
-    path: q < 0 ? url : url.slice(0, q),
-    query: new URLSearchParams(q < 0 ? "" : url.slice(q + 1)),
-    headers: { get: (name) => [req.headers[name] ?? []].flat().join(", ") || null },
-    connection: req.socket,
-  };
+/** A request the launcher's HTTP server received, as the viewer plane reads it (its query parsed only if read). */
+export class NodeViewerRequest implements ViewerRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: HeaderReader;
+  readonly connection: object;
+  readonly #search: string;
+  #query?: URLSearchParams;
+
+  constructor(req: http.IncomingMessage) {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    this.method = req.method ?? "GET";
+    this.path = q < 0 ? url : url.slice(0, q);
+    this.#search = q < 0 ? "" : url.slice(q + 1);
+    this.headers = new NodeHeaders(req.headers);
+    this.connection = req.socket;
+  }
+
+  get query() {
+    return (this.#query ??= new URLSearchParams(this.#search));
+  }
 }
 
 /** A fetch Request (the playback info route, in Next) as the viewer plane reads it. */
@@ -46,8 +57,8 @@ export interface Reply {
   headers: Record<string, string>;
   body?: string | Buffer;
   open?: () => Promise<Readable>;
-  /** The same answer for every viewer asking its path plainly (lib/delivery/shared.ts may give it again). */
-  sameForAll?: true;
+  /** Until when (ms) this is the answer for every viewer asking its URL plainly (lib/delivery/shared.ts may give it again). */
+  sharedUntil?: number;
   /** The live stream whose viewer this answer counts (a playlist: players poll it every segment). */
   viewerOf?: string;
 }

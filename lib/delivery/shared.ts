@@ -2,10 +2,12 @@ import type http from "node:http";
 import type { Reply } from "./reply";
 
 /**
- * Answers every viewer of a path gets alike (a public stream's or video's playlists and held
- * segments: admitted for anyone, whole in memory), given again for SHARED_MS to whoever asks that
- * path plainly, without its handler: no lookup, no admission, no promise per request. A thousand
- * viewers polling one live playlist cost its handler about twenty runs a second per instance.
+ * Answers every viewer of a URL gets alike (a public stream's or video's playlists and held
+ * segments, admitted for anyone; a gated one's, admitted by the playback token in the URL alone,
+ * while the token lasts; whole in memory), given again for SHARED_MS to whoever asks that URL
+ * plainly, without its handler: no lookup, no admission, no promise per request. A thousand
+ * viewers polling one live playlist cost its handler about twenty runs a second per instance
+ * (gated: per token, and viewers who asked for the playback info in the same second share one).
  * Every announced change of viewer content drops them all (whatever admitted them may have
  * changed: a takedown 404s at once), and nothing is shared while changes are not followed.
  */
@@ -23,31 +25,31 @@ let sharing = false;
 let generation = 0;
 let hits = 0;
 
-/** A GET without query, range or validators: what every viewer of the path gets alike. */
+/** A GET without range or validators: what every viewer of the URL gets alike, if its admission says so. */
 export function plain(req: http.IncomingMessage): boolean {
   const h = req.headers;
-  return req.method === "GET" && !req.url?.includes("?") && !h.range && !h["if-none-match"] && !h["if-modified-since"];
+  return req.method === "GET" && !h.range && !h["if-none-match"] && !h["if-modified-since"];
 }
 
 /** Where changes stand now: `share` keeps an answer begun here only if none came since. */
 export const sharedGeneration = () => generation;
 
-/** The answer given to the path's plain requests for a moment, if there is one. */
-export function sharedAnswer(path: string, now: number): Reply | undefined {
-  const entry = answers.get(path);
+/** The answer given to the URL's plain requests for a moment, if there is one. */
+export function sharedAnswer(url: string, now: number): Reply | undefined {
+  const entry = answers.get(url);
   if (!entry) return undefined;
   if (entry.expires > now) {
     hits++;
     return entry.reply;
   }
-  answers.delete(path);
+  answers.delete(url);
   return undefined;
 }
 
-/** Keeps an answer a plain request got, begun at `since` (sharedGeneration), when it is the same for everyone. */
-export function share(path: string, reply: Reply, now: number, since: number) {
-  if (!sharing || since !== generation || !reply.sameForAll) return;
-  answers.set(path, { reply, expires: now + SHARED_MS });
+/** Keeps an answer a plain request of the URL got, begun at `since` (sharedGeneration), when it is the same for everyone asking it. */
+export function share(url: string, reply: Reply, now: number, since: number) {
+  if (!sharing || since !== generation || !reply.sharedUntil) return;
+  answers.set(url, { reply, expires: Math.min(now + SHARED_MS, reply.sharedUntil) });
   for (const key of answers.keys()) {
     if (answers.size <= MAX_ANSWERS) break;
     answers.delete(key);

@@ -17,6 +17,8 @@ const unmapped = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\
  * choose, so they are never read.
  */
 export function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trustedProxies: number): string {
+  // Without trusted proxies (every request of a player, unless behind one): the peer, read at once.
+  if (!trustedProxies) return (peer?.startsWith("::ffff:") ? unmapped(peer) : peer) || "unknown";
   const chain = [...[forwardedFor ?? []].flat().flatMap((v) => v.split(",")), peer ?? ""].map((a) => unmapped(a.trim()));
   let address = chain.at(-1)!;
   for (let hop = 1; hop <= trustedProxies && hop < chain.length; hop++) {

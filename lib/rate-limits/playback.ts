@@ -101,7 +101,7 @@ export function startPlaybackLimit(limit: Limit) {
       const quota = counters.hit(addressSubject(String(req.headers[CLIENT_ADDRESS_HEADER])));
       const headers = quotaHeaders(quota);
       if (!quota.exceeded) {
-        for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+        for (const name in headers) res.setHeader(name, headers[name]);
         return true;
       }
       // Players on other sites must be able to read the refusal.

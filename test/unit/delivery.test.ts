@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { test } from "node:test";
 import { HotFiles, ShortLived, TaggedCache } from "@/lib/delivery/cache";
 import { fileReply, type ViewerRequest } from "@/lib/delivery/reply";
+import { forgetShared, share, sharedAnswer, sharedGeneration } from "@/lib/delivery/shared";
 
 const deferred = <T>() => {
   let resolve!: (value: T) => void;
@@ -191,4 +192,29 @@ test("live viewers are counted by address and browser while they poll, and forgo
     countViewer("s3", onConnection(address, browser), t + 40_000);
   }
   assert.deepEqual(viewerCounts(t + 41_000), new Map([["s3", 3]]));
+});
+
+test("a shared answer is given to its URL's plain requests until SHARED_MS or its admission's end, and no longer after a change", () => {
+  const reply = (sharedUntil?: number) => ({ status: 200, headers: {}, body: "#EXTM3U\n", ...(sharedUntil ? { sharedUntil } : {}) });
+  forgetShared(true);
+  const now = 1_000_000;
+  share("/hls/p/index.m3u8", reply(Infinity), now, sharedGeneration());
+  assert.ok(sharedAnswer("/hls/p/index.m3u8", now + 10), "public: given again");
+  assert.equal(sharedAnswer("/hls/p/index.m3u8?tkn=other", now + 10), undefined, "another URL is another answer");
+  assert.equal(sharedAnswer("/hls/p/index.m3u8", now + 60), undefined, "not past SHARED_MS");
+
+  share("/hls/p/a.m3u8?tkn=t", reply(now + 20), now, sharedGeneration());
+  assert.ok(sharedAnswer("/hls/p/a.m3u8?tkn=t", now + 19), "gated, by the URL's token: given again while it lasts");
+  assert.equal(sharedAnswer("/hls/p/a.m3u8?tkn=t", now + 21), undefined, "never after the token expired");
+
+  share("/hls/p/b.m3u8", reply(), now, sharedGeneration());
+  assert.equal(sharedAnswer("/hls/p/b.m3u8", now), undefined, "an answer made for one viewer is not shared");
+
+  const begun = sharedGeneration();
+  share("/hls/p/c.m3u8", reply(Infinity), now, begun);
+  forgetShared();
+  assert.equal(sharedAnswer("/hls/p/c.m3u8", now), undefined, "a change drops what was shared");
+  share("/hls/p/c.m3u8", reply(Infinity), now, begun);
+  assert.equal(sharedAnswer("/hls/p/c.m3u8", now), undefined, "an answer begun before a change is not kept");
+  forgetShared(false);
 });
