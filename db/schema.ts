@@ -277,6 +277,8 @@ export const mediaNodes = pgTable("media_nodes", {
   /** The RTMP URL encoders use (…/live); null: the app's public host on rtmpPort. */
   ingestUrl: text("ingest_url"),
   rtmpPort: integer("rtmp_port").notNull(),
+  /** Where app instances hand it WebRTC publishes (WHIP signalling, authenticated with MEDIA_SECRET); null: it takes none. */
+  webrtcUrl: text("webrtc_url"),
   cores: integer("cores").notNull(),
   /** Load average over one minute divided by cores: 1 is a full node. */
   cpuLoad: real("cpu_load").notNull(),

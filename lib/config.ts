@@ -114,6 +114,17 @@ const live = {
   MEDIA_NODE: bool.default(true).meta(doc("Whether `npm start` runs a media node (RTMP ingest, live transcoding).")),
   RTMP_PORT: z.coerce.number().int().min(1).max(65535).default(1935).meta(doc("Where the media node accepts RTMP (a second node on one machine needs another).")),
   RTMP_HOST: z.string().min(1).default("0.0.0.0").meta(doc("The address the media node accepts RTMP on.")),
+  WEBRTC_SIGNAL_PORT: z.coerce.number().int().min(0).max(65535).default(0).meta(doc(
+    "Where the media node takes WebRTC publishes handed on by app instances (its WHIP signalling, on `RTMP_HOST`, authenticated with `MEDIA_SECRET`; 0: any free port, which it registers). Encoders and browsers use the app's `/webrtc/<stream key>`.",
+  )),
+  WEBRTC_HOST: z.union([z.ipv4(), z.ipv6()]).optional().meta(doc(
+    "The address the media node's WebRTC binds and offers browsers (its ICE host candidate): a machine with several addresses, or loopback alone (tests).",
+    "every interface's address",
+  )),
+  WEBRTC_UDP_PORTS: z.string().regex(/^\d{1,5}-\d{1,5}$/, "must be a range, e.g. 40000-40999").optional().meta(doc(
+    "The UDP ports (`first-last`) the media node's WebRTC uses for ICE: open them in the firewall.",
+    "any free port",
+  )),
   HLS_SEGMENT_S: z.coerce.number().min(1).max(10).default(2).meta(doc("Live segment length in seconds (1 lowers latency).")),
   RECORDING_RECONNECT_WINDOW_S: z.coerce.number().int().min(0).max(1800).default(60).meta(doc(
     "The reconnect window (0-1800 s) of streams that set no `reconnectWindow`: how long after a recorded broadcast ends a publish continues it, before the recording becomes an asset. Mux's default: 60.",

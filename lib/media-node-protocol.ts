@@ -136,6 +136,8 @@ export const NodeBeat = z.object({
   /** The RTMP URL encoders use for this node, when it has its own public host (MEDIA_PUBLIC_HOST). */
   ingestUrl: z.string().regex(/^rtmps?:\/\//).max(500).optional(),
   rtmpPort: z.number().int().min(1).max(65535),
+  /** Where app instances hand it WebRTC publishes (its WHIP signalling, authenticated with MEDIA_SECRET). */
+  webrtcUrl: z.url({ protocol: /^https?$/ }).max(500).optional(),
   cores: z.number().int().min(1).max(4096),
   cpuLoad: z.number().min(0).max(1000),
   liveSessions: z.number().int().min(0),

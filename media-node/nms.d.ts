@@ -1,5 +1,10 @@
 // node-media-server ships no types; these cover what the media node uses.
 declare module "node-media-server" {
+  export interface PublisherLink {
+    readonly destroyed: boolean;
+    destroy(): void;
+    once(event: "close", listener: () => void): unknown;
+  }
   export interface NmsSession {
     id: string;
     ip: string;
@@ -9,7 +14,8 @@ declare module "node-media-server" {
     videoCodec: number;
     audioCodec: number;
     videoDatarate: number;
-    socket: import("node:net").Socket;
+    /** The publisher's connection: an RTMP socket, or a WebRTC publish's link (media-node/whip.ts). */
+    socket: PublisherLink;
   }
   export default class NodeMediaServer {
     constructor(config: Record<string, unknown>);
@@ -32,6 +38,8 @@ declare module "node-media-server/src/core/context.js" {
     flvVideoHeader: Buffer | null;
     flvGopCache: Set<Buffer> | null;
     broadcastMessage: (packet: { codec_type: number; flags: number; dts: number; size: number }) => void;
+    postPublish(session: import("node-media-server/src/session/base_session.js").default): string | null;
+    donePublish(session: import("node-media-server/src/session/base_session.js").default): void;
     postPlay(session: import("node-media-server/src/session/base_session.js").default): string | null;
     donePlay(session: import("node-media-server/src/session/base_session.js").default): void;
   }
@@ -43,8 +51,12 @@ declare module "node-media-server/src/session/base_session.js" {
   /** A player or publisher of a broadcast; players with protocol "flv" receive FLV tags through sendBuffer. */
   export default class BaseSession {
     id: string;
+    ip: string;
     protocol: string;
+    streamApp: string;
+    streamName: string;
     streamPath: string;
+    inBytes: number;
     sendBuffer: (chunk: Buffer) => void;
     /** An instance field (a no-op here): a subclass's close() method would be shadowed by it, so override it as a field too. */
     close: () => void;
@@ -54,4 +66,19 @@ declare module "node-media-server/src/session/base_session.js" {
 declare module "node-media-server/src/core/logger.js" {
   const logger: { level: string };
   export default logger;
+}
+
+declare module "node-media-server/src/protocol/flv.js" {
+  /** FLV tags parsed into packets, as node-media-server's HTTP-FLV publisher does. */
+  export default class Flv {
+    onPacketCallback: (packet: { codec_type: number; flags: number; dts: number; size: number }) => void;
+    /** An error message, or null. */
+    parserData(buffer: Buffer): string | null;
+  }
+}
+
+declare module "node-media-server/src/server/broadcast_server.js" {
+  /** A stream path's broadcast (as Context.broadcasts holds them). */
+  const BroadcastServer: new (streamPath: string) => import("node-media-server/src/core/context.js").NmsBroadcast;
+  export default BroadcastServer;
 }

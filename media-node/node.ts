@@ -14,6 +14,7 @@ import type { MediaStore } from "./media-store";
 import { Feed, FeedDir } from "./feed";
 import { BitrateMeter } from "./bitrate-meter";
 import { VideoMeter } from "./video-meter";
+import { serveWhip, WhipIngest } from "./whip";
 
 /**
  * A media node: the RTMP server (node-media-server) that broadcasters publish
@@ -32,6 +33,8 @@ export interface MediaNodeOptions {
   store?: MediaStore;
   /** The host[:port] encoders reach this node at (MEDIA_PUBLIC_HOST). */
   publicHost?: string;
+  /** WebRTC publishes (WHIP): the signalling port app instances hand offers to (0: any), and ICE's UDP ports. */
+  webrtc?: { signalPort: number; host?: string; udpPorts?: { begin: number; end: number } };
   observe?: NodeObserver;
 }
 
@@ -138,6 +141,12 @@ export async function startMediaNode(opts: MediaNodeOptions) {
   await once(nms.rtmpServer.tcpServer, "listening");
   console.log(`media node ${nodeId}: RTMP on ${opts.rtmpHost}:${opts.rtmpPort}`);
 
+  // WebRTC publishes become broadcasts of the same RTMP server (whip.ts): everything above applies.
+  const whip = opts.webrtc && new WhipIngest({ keyframeEveryS: opts.segmentS, portRange: opts.webrtc.udpPorts, bindAddress: opts.webrtc.host });
+  const signal = whip && (await serveWhip(whip, { host: opts.rtmpHost, port: opts.webrtc!.signalPort, secret: opts.secret }));
+  const signalHost = opts.publicHost?.split(":")[0] ?? (opts.rtmpHost === "0.0.0.0" ? "127.0.0.1" : opts.rtmpHost);
+  const webrtcUrl = signal && `http://${signalHost.includes(":") ? `[${signalHost}]` : signalHost}:${signal.port}`;
+
   const startedAt = Date.now();
   const cores = os.availableParallelism();
   const ingestUrl = opts.publicHost && `rtmp://${opts.publicHost.includes(":") ? opts.publicHost : `${opts.publicHost}:${opts.rtmpPort}`}/live`;
@@ -149,6 +158,7 @@ export async function startMediaNode(opts: MediaNodeOptions) {
     nodeId,
     ...(ingestUrl ? { ingestUrl } : {}),
     rtmpPort: opts.rtmpPort,
+    ...(webrtcUrl ? { webrtcUrl } : {}),
     cores,
     cpuLoad: os.loadavg()[0] / cores,
     liveSessions: broadcasts.size,
@@ -175,6 +185,8 @@ export async function startMediaNode(opts: MediaNodeOptions) {
     async stop() {
       leaving = true;
       clearTimeout(heartbeat);
+      whip?.endAll();
+      await signal?.close();
       await Promise.all([...broadcasts.values()].map((b) => b.end()));
       await app.nodeBeat({ ...state(), leaving: true }).catch(() => undefined);
       await nms.stop();

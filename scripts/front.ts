@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { DATABASE_UNAVAILABLE, RETRY_AFTER_S, watchDatabase } from "@/db/availability";
 import { config } from "@/lib/config";
 import { deliver, followViewerChanges, isViewerPath, registerDeliveryMetrics, startViewerReports } from "@/lib/delivery";
+import { isWebrtcPath, webrtcSignal } from "@/lib/delivery/webrtc";
 import { appMetrics, observeRequest } from "@/lib/metrics";
 import { metricsAnswer } from "@/lib/metrics/expose";
 import { clientAddress, CLIENT_ADDRESS_HEADER } from "@/lib/rate-limits/address";
@@ -49,6 +50,7 @@ export async function startFront(port: number, host: string, rest: Handler): Pro
     if (database.down && !req.url?.startsWith("/_next/static/")) return void answer(res, 503, DATABASE_UNAVAILABLE, { "retry-after": String(RETRY_AFTER_S) });
     // What players fetch, before anything else: the most frequent requests there are.
     if (isViewerPath(req.url ?? "/")) return deliver(req, res);
+    if (isWebrtcPath(req.url ?? "/")) return webrtcSignal(req, res);
     if (req.method === "GET" && (req.url === "/metrics" || req.url?.startsWith("/metrics?"))) return void metrics(req.headers.authorization, res);
     rest(req, res);
   });

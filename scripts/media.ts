@@ -28,6 +28,11 @@ async function main() {
     segmentS: cfg.HLS_SEGMENT_S,
     store: direct ? objects() : undefined,
     publicHost: cfg.MEDIA_PUBLIC_HOST,
+    webrtc: {
+      signalPort: cfg.WEBRTC_SIGNAL_PORT,
+      host: cfg.WEBRTC_HOST,
+      udpPorts: cfg.WEBRTC_UDP_PORTS ? { begin: Number(cfg.WEBRTC_UDP_PORTS.split("-")[0]), end: Number(cfg.WEBRTC_UDP_PORTS.split("-")[1]) } : undefined,
+    },
     observe: {
       ffmpegRestarted: (role) => ffmpegRestarts.inc({ role }),
       segmentStored: (kind, seconds) => segmentWriteSeconds.observe({ kind }, seconds),

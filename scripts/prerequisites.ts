@@ -27,12 +27,21 @@ export const FFMPEG: Program = { bin: "ffmpeg", pkg: "ffmpeg", why: "video proce
  */
 export const CHROMIUM: Program = { bin: "/usr/bin/chromium-headless-shell", pkg: "chromium-headless-shell", why: "browser tests (Playwright)" };
 
+/** The full Chromium: the headless shell gathers no ICE candidates on loopback, which the WebRTC tests have alone. */
+export const CHROMIUM_WEBRTC: Program = { bin: "/usr/bin/chromium", pkg: "chromium", why: "the WebRTC tests (a browser publishing over WHIP on loopback)" };
+
 /** Debian's nginx: the shared cache in front of the app that the CDN test and benchmark put there (deploy/nginx-cdn.conf). */
 export const NGINX: Program = {
   bin: "/usr/sbin/nginx",
   pkg: "nginx-light",
   why: "the CDN test (a real nginx cache in front of the app) and the delivery benchmark's static-file baseline",
 };
+
+/**
+ * iproute2's `ip` (and util-linux's unshare, on every Debian): the WebRTC tests run a whole Castline
+ * and a browser in a network namespace with loopback alone, so that ICE finds nothing else.
+ */
+export const IPROUTE: Program = { bin: "/usr/sbin/ip", pkg: "iproute2", why: "the WebRTC tests (a network namespace with loopback only)" };
 
 export function ensurePrograms(programs: Program[]) {
   const ffmpegPath = config().FFMPEG_PATH;

@@ -8,7 +8,7 @@ import { setupDatabase } from "@/db/setup";
 import { freePort } from "@/lib/net/free-port";
 import { startAppProcess } from "./app-process";
 import { buildIfNeeded } from "./build-if-needed";
-import { CHROMIUM, ensurePrograms, FFMPEG, NGINX } from "./prerequisites";
+import { CHROMIUM, CHROMIUM_WEBRTC, ensurePrograms, FFMPEG, IPROUTE, NGINX } from "./prerequisites";
 import { nodeTestArgs, runPool, tapCounts, type FileResult, type PoolOptions } from "./test-pool";
 
 /**
@@ -376,7 +376,9 @@ async function main() {
   const database =
     needsDatabase && !served
       ? (async () => {
-          ensurePrograms([FFMPEG, ...(chosen.browser.length || args.serve ? [CHROMIUM] : []), ...(chosen.integration.length || args.serve ? [NGINX] : [])]);
+          // The integration tier's WebRTC test runs a browser too, in a network namespace of its own.
+          const integration = chosen.integration.length || args.serve;
+          ensurePrograms([FFMPEG, ...(chosen.browser.length || args.serve ? [CHROMIUM] : []), ...(integration ? [NGINX, IPROUTE, CHROMIUM_WEBRTC] : [])]);
           const stop = await setupDatabase();
           await closeDb();
           return stop;

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { db } from "@/db/client";
+import { db, type Executor } from "@/db/client";
 import { multistreamTargets, recordingSegments, sessions, streams } from "@/db/schema";
 import { liveSessionEnded, recordingEnded } from "@/lib/jobs/events";
 import { emit } from "@/lib/jobs/emit";
@@ -45,6 +45,27 @@ async function liveTargets(stream: StreamRow): Promise<LiveTarget[]> {
   });
 }
 
+/** Why a publish of this stream would be refused now: unknown (or deleted), suspended, or live already. */
+async function publishRefusal(stream: StreamRow | undefined, tx: Executor = db()): Promise<string | undefined> {
+  if (!stream) return "unknown stream key";
+  if (stream.suspended) return "stream is suspended";
+  const live = await tx.query.sessions.findFirst({ where: and(eq(sessions.parentId, stream.id), eq(sessions.isActive, true)) });
+  if (live) return "stream is already live";
+}
+
+/**
+ * Whether a publish with this key would be admitted now, asked before a WebRTC publish is
+ * negotiated (its encoder is told at once, not once media flows); authorizePublish decides.
+ */
+export async function publishCheck(streamKey: string): Promise<{ streamId: string } | { refused: string; unknown: boolean }> {
+  const [stream] = await db()
+    .select()
+    .from(streams)
+    .where(and(eq(streams.streamKey, streamKey), isNull(streams.deletedAt)));
+  const refused = await publishRefusal(stream);
+  return refused ? { refused, unknown: !stream } : { streamId: stream!.id };
+}
+
 /**
  * A publish with a stream key: refused for unknown, suspended or deleted streams
  * and while another broadcast of the stream is live, on any node (the stream row
@@ -60,10 +81,8 @@ export async function authorizePublish(streamKey: string, nodeId: string): Promi
       .from(streams)
       .where(and(eq(streams.streamKey, streamKey), isNull(streams.deletedAt)))
       .for("update");
-    if (!stream) throw new PublishRefused("unknown stream key");
-    if (stream.suspended) throw new PublishRefused("stream is suspended");
-    const live = await tx.query.sessions.findFirst({ where: and(eq(sessions.parentId, stream.id), eq(sessions.isActive, true)) });
-    if (live) throw new PublishRefused("stream is already live");
+    const refusal = await publishRefusal(stream, tx);
+    if (refusal) throw new PublishRefused(refusal);
 
     const now = Date.now();
     const latest = await tx.query.sessions.findFirst({ where: eq(sessions.parentId, stream.id), orderBy: desc(sessions.createdAt) });

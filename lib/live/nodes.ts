@@ -31,6 +31,7 @@ export async function nodeBeat(beat: NodeBeat): Promise<NodeBeatReply> {
   const values = {
     ingestUrl: beat.ingestUrl ?? null,
     rtmpPort: beat.rtmpPort,
+    webrtcUrl: beat.webrtcUrl ?? null,
     cores: beat.cores,
     cpuLoad: beat.cpuLoad,
     liveSessions: beat.liveSessions,
@@ -42,10 +43,10 @@ export async function nodeBeat(beat: NodeBeat): Promise<NodeBeatReply> {
   // The previous lost_at comes back from the row as it was before this update.
   const [row] = await db().execute<{ was_lost: boolean }>(sql`
     WITH before AS (SELECT lost_at FROM media_nodes WHERE id = ${beat.nodeId})
-    INSERT INTO media_nodes (id, ingest_url, rtmp_port, cores, cpu_load, live_sessions, lagging_sessions, overloaded, machine, started_at, last_heartbeat_at, lost_at)
-    VALUES (${beat.nodeId}, ${values.ingestUrl}, ${values.rtmpPort}, ${values.cores}, ${values.cpuLoad}, ${values.liveSessions},
+    INSERT INTO media_nodes (id, ingest_url, rtmp_port, webrtc_url, cores, cpu_load, live_sessions, lagging_sessions, overloaded, machine, started_at, last_heartbeat_at, lost_at)
+    VALUES (${beat.nodeId}, ${values.ingestUrl}, ${values.rtmpPort}, ${values.webrtcUrl}, ${values.cores}, ${values.cpuLoad}, ${values.liveSessions},
       ${values.laggingSessions}, ${values.overloaded}, ${values.machine}, ${values.startedAt}, ${now}, NULL)
-    ON CONFLICT (id) DO UPDATE SET ingest_url = excluded.ingest_url, rtmp_port = excluded.rtmp_port, cores = excluded.cores,
+    ON CONFLICT (id) DO UPDATE SET ingest_url = excluded.ingest_url, rtmp_port = excluded.rtmp_port, webrtc_url = excluded.webrtc_url, cores = excluded.cores,
       cpu_load = excluded.cpu_load, live_sessions = excluded.live_sessions, lagging_sessions = excluded.lagging_sessions,
       overloaded = excluded.overloaded, machine = excluded.machine, started_at = excluded.started_at,
       last_heartbeat_at = excluded.last_heartbeat_at, lost_at = NULL

@@ -22,6 +22,7 @@ const FIXED: [RegExp, string][] = [
   [/^\/asset\//, "/asset/{playbackId}/..."],
   [/^\/play\/[^/]+$/, "/play/{playbackId}"],
   [/^\/ipfs\//, "/ipfs/..."],
+  [/^\/webrtc(\/|$)/, "/webrtc/..."],
   [/^\/api\/auth\//, "/api/auth/..."],
   [/^\/api\/inngest$/, "/api/inngest"],
   [/^\/_next\//, "/_next/..."],

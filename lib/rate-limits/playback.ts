@@ -3,8 +3,8 @@ import { addressSubject, CLIENT_ADDRESS_HEADER } from "./address";
 import { refusalMessage } from "./limits";
 import { countHits, quotaHeaders, quotaOf, windowStartOf, type Limit, type Quota } from "./store";
 
-/** What players fetch: media playlists and segments, asset files, recordings, playback info. */
-const PLAYBACK_PATH = /^\/(hls|asset|recordings|api\/playback)\//;
+/** What players fetch: media playlists and segments, asset files, recordings, playback info; WebRTC signalling. */
+const PLAYBACK_PATH = /^\/(hls|asset|recordings|api\/playback|webrtc)(\/|$)/;
 
 export const isPlaybackPath = (path: string) => PLAYBACK_PATH.test(path);
 

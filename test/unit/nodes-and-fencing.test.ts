@@ -15,6 +15,7 @@ const node = (id: string, over: Partial<MediaNodeRow> = {}): MediaNodeRow => ({
   id,
   ingestUrl: `rtmp://${id}:1935/live`,
   rtmpPort: 1935,
+  webrtcUrl: null,
   cores: 4,
   cpuLoad: 0.2,
   liveSessions: 0,

@@ -1,0 +1,1 @@
+ALTER TABLE "media_nodes" ADD COLUMN "webrtc_url" text;

@@ -1,0 +1,327 @@
+import type { ChildProcess } from "node:child_process";
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import dgram from "node:dgram";
+import { EventEmitter } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Audio, PeerConnection, RtcpReceivingSession, type Track, Video } from "node-datachannel";
+import Context, { type NmsBroadcast } from "node-media-server/src/core/context.js";
+import Flv from "node-media-server/src/protocol/flv.js";
+import BroadcastServer from "node-media-server/src/server/broadcast_server.js";
+import BaseSession from "node-media-server/src/session/base_session.js";
+import { config } from "@/lib/config";
+import { spawnTied } from "@/lib/tied-process";
+import { chooseFromOffer, ffmpegSdp, type OfferChoice, type OfferedMedia } from "./sdp";
+
+/**
+ * WHIP ingest on a media node: a publisher's WebRTC (a browser, OBS 30+, any WHIP encoder) turned
+ * into the same broadcast an RTMP publish makes, so that everything after the RTMP server (the
+ * publish check, the session, the ladder, recording, multistream, DVR, clips, health, webhooks)
+ * is the same. libdatachannel (node-datachannel) terminates ICE, DTLS and SRTP and answers RTCP;
+ * the received RTP goes to an ffmpeg over loopback UDP, which writes FLV (H.264 copied, Opus to
+ * AAC; VP8/VP9 transcoded to H.264) that this process hands to node-media-server as the
+ * publisher of /live/<stream key>. The key is never on a command line: ffmpeg's input is an SDP
+ * on its stdin and its output its stdout.
+ */
+
+/** How long ICE and DTLS may take before a session that never connected is dropped. */
+const CONNECT_WITHIN_MS = 15_000;
+/** How long gathering the node's candidates may take before answering with what it has. */
+const GATHER_WITHIN_MS = 2000;
+/** The bitrate asked of publishers (REMB): a 720p broadcast's. Browsers otherwise stay near 300 kb/s. */
+const ASKED_BPS = 2_500_000;
+
+export interface WhipOptions {
+  /** How often to ask the publisher for a keyframe: each HLS segment starts on one. */
+  keyframeEveryS: number;
+  /** ICE candidates' UDP ports (WEBRTC_UDP_PORTS), else any. */
+  portRange?: { begin: number; end: number };
+  /** The address ICE binds and announces; else every interface's. */
+  bindAddress?: string;
+}
+
+/** The publisher's side of a broadcast, as node.ts reads it from an RTMP connection. */
+class SessionLink extends EventEmitter {
+  destroyed = false;
+  constructor(private readonly onDestroy: () => void) {
+    super();
+  }
+  destroy() {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.onDestroy();
+    this.emit("close");
+  }
+}
+
+/**
+ * A WHIP publish as node-media-server's publisher of its stream path: the FLV ffmpeg makes is
+ * parsed into packets and broadcast to the node's readers (the ladder, the recorder, pushes).
+ */
+class WhipPublisher extends BaseSession {
+  readonly socket: SessionLink;
+  private readonly flv = new Flv();
+  private broadcast?: NmsBroadcast;
+
+  constructor(streamKey: string, onDestroy: () => void) {
+    super();
+    this.protocol = "flv";
+    this.ip = "webrtc";
+    this.streamApp = "live";
+    this.streamName = streamKey;
+    this.streamPath = `/live/${streamKey}`;
+    this.socket = new SessionLink(() => {
+      this.stop();
+      onDestroy();
+    });
+    this.flv.onPacketCallback = (packet) => this.broadcast?.broadcastMessage(packet);
+  }
+
+  /** FLV from ffmpeg; the first bytes start the publish (node.ts then asks the app about the key). */
+  data(chunk: Buffer) {
+    if (this.socket.destroyed) return;
+    if (!this.broadcast) {
+      const broadcast = Context.broadcasts.get(this.streamPath) ?? new BroadcastServer(this.streamPath);
+      Context.broadcasts.set(this.streamPath, broadcast);
+      const refused = broadcast.postPublish(this);
+      if (refused) return this.socket.destroy(); // another publisher of this key on this node
+      this.broadcast = broadcast;
+    }
+    this.inBytes += chunk.length;
+    if (this.flv.parserData(chunk)) this.socket.destroy();
+  }
+
+  private stop() {
+    this.broadcast?.donePublish(this);
+    this.broadcast = undefined;
+  }
+
+  override close = () => this.socket.destroy();
+}
+
+/** Four free loopback UDP ports: video's RTP and RTCP (ffmpeg binds the next one too), then audio's. */
+async function rtpPorts(): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = 20_000 + 4 * Math.floor(Math.random() * 10_000);
+    const sockets = await Promise.all(
+      [port, port + 1, port + 2, port + 3].map(
+        (p) =>
+          new Promise<dgram.Socket | undefined>((resolve) => {
+            const s = dgram.createSocket("udp4");
+            s.once("error", () => resolve(undefined));
+            s.bind(p, "127.0.0.1", () => resolve(s));
+          }),
+      ),
+    );
+    for (const s of sockets) s?.close();
+    if (sockets.every(Boolean)) return port;
+  }
+  throw new Error("no free loopback UDP ports for the received RTP");
+}
+
+/**
+ * An RTP packet as ffmpeg takes it: header extensions (which ffmpeg's depacketisers stumble on)
+ * removed; undefined for a packet of padding alone (congestion probes carry nothing).
+ */
+export function forFfmpeg(packet: Buffer): Buffer | undefined {
+  if (packet.length < 12 || packet[0] >> 6 !== 2) return undefined;
+  const csrcBytes = (packet[0] & 0x0f) * 4;
+  const headerEnd = 12 + csrcBytes;
+  let out = packet;
+  if (packet[0] & 0x10) {
+    if (packet.length < headerEnd + 4) return undefined;
+    const extensionBytes = 4 + packet.readUInt16BE(headerEnd + 2) * 4;
+    out = Buffer.concat([packet.subarray(0, headerEnd), packet.subarray(headerEnd + extensionBytes)]);
+    out[0] &= ~0x10;
+  }
+  const padding = out[0] & 0x20 ? out[out.length - 1] : 0;
+  if (out.length - headerEnd - padding <= 0) return undefined;
+  return out;
+}
+
+export interface WhipSession {
+  id: string;
+  answer: string;
+}
+
+/** The WHIP sessions of one media node. */
+export class WhipIngest {
+  private readonly sessions = new Map<string, () => void>();
+
+  constructor(private readonly opts: WhipOptions) {}
+
+  get size() {
+    return this.sessions.size;
+  }
+
+  /**
+   * Answers an offer: the node receives the chosen formats and publishes them as the stream's
+   * broadcast once they flow. Undefined when the offer has no video the node can take.
+   */
+  async offer(streamKey: string, offerSdp: string): Promise<WhipSession | undefined> {
+    const choice = chooseFromOffer(offerSdp);
+    if (!choice.video) return undefined;
+    const id = randomBytes(16).toString("hex");
+    const pc = new PeerConnection(`whip-${id.slice(0, 8)}`, {
+      iceServers: [],
+      ...(this.opts.portRange ? { portRangeBegin: this.opts.portRange.begin, portRangeEnd: this.opts.portRange.end } : {}),
+      ...(this.opts.bindAddress ? { bindAddress: this.opts.bindAddress } : {}),
+    });
+    const tracks = new Map<"video" | "audio", Track>();
+    for (const kind of ["video", "audio"] as const) {
+      const media = choice[kind];
+      if (!media) continue;
+      const description = kind === "video" ? videoReceiver(media) : new Audio(media.mid, "RecvOnly");
+      if (kind === "audio") (description as Audio).addOpusCodec(media.payloadType, media.fmtp);
+      const track = pc.addTrack(description);
+      track.setMediaHandler(new RtcpReceivingSession());
+      tracks.set(kind, track);
+    }
+
+    const port = await rtpPorts();
+    const ports = { video: port, audio: choice.audio ? port + 2 : undefined };
+    const udp = dgram.createSocket("udp4");
+    const ffmpeg = spawnReceiver(choice, ports);
+    const publisher = new WhipPublisher(streamKey, () => end());
+    ffmpeg.stdout!.on("data", (chunk: Buffer) => publisher.data(chunk));
+
+    let keyframes: NodeJS.Timeout | undefined;
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      this.sessions.delete(id);
+      clearInterval(keyframes);
+      clearTimeout(connectTimer);
+      for (const track of tracks.values()) track.close();
+      pc.close();
+      udp.close();
+      if (ffmpeg.exitCode === null) ffmpeg.kill("SIGTERM");
+      publisher.socket.destroy();
+    };
+    this.sessions.set(id, end);
+    ffmpeg.once("exit", end);
+    const connectTimer = setTimeout(end, CONNECT_WITHIN_MS);
+
+    for (const [kind, track] of tracks) {
+      const media = choice[kind]!;
+      const to = ports[kind]!;
+      track.onMessage((packet) => {
+        if ((packet[1] & 0x7f) !== media.payloadType) return; // RTCP, retransmissions
+        const rtp = forFfmpeg(packet);
+        if (rtp && !ended) udp.send(rtp, to, "127.0.0.1");
+      });
+      if (kind === "video") {
+        track.onOpen(() => {
+          clearTimeout(connectTimer);
+          track.requestBitrate(ASKED_BPS);
+          track.requestKeyframe();
+          keyframes = setInterval(() => {
+            if (!track.isOpen()) return;
+            track.requestKeyframe();
+            track.requestBitrate(ASKED_BPS);
+          }, this.opts.keyframeEveryS * 1000);
+        });
+      }
+    }
+    pc.onStateChange((state) => {
+      if (state === "failed" || state === "closed" || state === "disconnected") end();
+    });
+
+    pc.setRemoteDescription(offerSdp, "offer");
+    await new Promise<void>((resolve) => {
+      if (pc.gatheringState() === "complete") return resolve();
+      const timer = setTimeout(resolve, GATHER_WITHIN_MS);
+      pc.onGatheringStateChange((state) => {
+        if (state !== "complete") return;
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    const answer = pc.localDescription()?.sdp;
+    if (!answer) {
+      end();
+      throw new Error("the WebRTC stack made no answer");
+    }
+    return { id, answer };
+  }
+
+  /** Ends a session (the publisher's DELETE); false when there is none by that id. */
+  end(id: string): boolean {
+    const end = this.sessions.get(id);
+    end?.();
+    return Boolean(end);
+  }
+
+  endAll() {
+    for (const end of [...this.sessions.values()]) end();
+  }
+}
+
+function videoReceiver(media: OfferedMedia): Video {
+  const video = new Video(media.mid, "RecvOnly");
+  if (/^h264$/i.test(media.codec)) video.addH264Codec(media.payloadType, media.fmtp);
+  else if (/^vp8$/i.test(media.codec)) video.addVP8Codec(media.payloadType);
+  else video.addVP9Codec(media.payloadType);
+  return video;
+}
+
+/** ffmpeg reading the RTP (its SDP on stdin) and writing FLV on stdout: H.264 copied, else made; Opus to AAC. */
+function spawnReceiver(choice: OfferChoice, ports: { video?: number; audio?: number }): ChildProcess {
+  const h264 = /^h264$/i.test(choice.video?.codec ?? "");
+  const args = [
+    // Fatal only: until the first keyframe, probing reports every frame it cannot decode yet.
+    ["-hide_banner", "-loglevel", "fatal", "-nostdin"],
+    ["-protocol_whitelist", "pipe,udp,rtp", "-analyzeduration", "2000000", "-f", "sdp", "-i", "pipe:0"],
+    h264 ? ["-c:v", "copy"] : ["-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-pix_fmt", "yuv420p"],
+    choice.audio ? ["-c:a", "aac", "-b:a", "128k", "-ar", "48000"] : [],
+    ["-f", "flv", "-flvflags", "no_duration_filesize", "pipe:1"],
+  ].flat();
+  const ffmpeg = spawnTied(config().FFMPEG_PATH, args, { stdio: ["pipe", "pipe", "inherit"] }, "SIGKILL");
+  ffmpeg.stdin!.end(ffmpegSdp(choice, ports));
+  ffmpeg.stdin!.on("error", () => {});
+  return ffmpeg;
+}
+
+/** The largest offer taken: a browser's is a few KB. */
+const MAX_OFFER_BYTES = 64 * 1024;
+
+/**
+ * The node's WHIP signalling, for app instances only (they check the key's stream and hand the
+ * offer on; lib/delivery/webrtc.ts): POST /whip/<stream key> with the offer answers 201 with the
+ * answer and the session's id (X-Session-Id); DELETE /whip/<session id> ends it.
+ */
+export async function serveWhip(ingest: WhipIngest, opts: { host: string; port: number; secret: string }): Promise<{ port: number; close(): Promise<void> }> {
+  const secret = Buffer.from(opts.secret);
+  const server = http.createServer((req, res) => {
+    const reply = (status: number, body = "", headers: Record<string, string> = {}) =>
+      void res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers }).end(body);
+    const given = Buffer.from(String(req.headers["x-media-secret"] ?? ""));
+    if (given.length !== secret.length || !timingSafeEqual(given, secret)) return reply(401, "not an app instance of this deployment");
+    const [, route, id, ...rest] = (req.url ?? "/").split("?")[0].split("/");
+    if (route !== "whip" || !id || rest.length || !/^[\w-]{1,200}$/.test(id)) return reply(404, "not found");
+    if (req.method === "DELETE") return reply(ingest.end(id) ? 204 : 404);
+    if (req.method !== "POST") return reply(405, "POST an offer, or DELETE a session", { allow: "POST, DELETE" });
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_OFFER_BYTES) chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (size > MAX_OFFER_BYTES) return reply(413, "the offer is too large");
+      ingest.offer(id, Buffer.concat(chunks).toString("utf8")).then(
+        (session) =>
+          session
+            ? reply(201, session.answer, { "content-type": "application/sdp", "x-session-id": session.id })
+            : reply(406, "the offer has no video this node takes (H.264, VP8 or VP9)"),
+        (err: Error) => reply(400, `the offer could not be answered: ${err.message}`),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port, opts.host, resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,107 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { freePort } from "@/lib/net/free-port";
+import { startAppProcess } from "../../scripts/app-process";
+import { CHROMIUM_WEBRTC } from "../../scripts/prerequisites";
+import { newAccount } from "./client";
+import { ffprobe, until } from "./media";
+
+/**
+ * A browser publishing over WHIP to a whole Castline (its embedded PostgreSQL, its media node),
+ * run by test/webrtc-ingest.test.ts inside a network namespace of its own (`unshare --net`, loopback
+ * up): ICE has nothing but 127.0.0.1, and no packet leaves loopback. Prints what it saw as JSON.
+ */
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-webrtc-"));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    RTMP_HOST: "127.0.0.1",
+    RTMP_PORT: String(await freePort()),
+    MEDIA_NODE: "true",
+    WEBRTC_HOST: "127.0.0.1",
+  };
+  delete env.DATABASE_URL; // the embedded one, in this namespace
+  const app = await startAppProcess(env);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_WEBRTC.bin,
+    args: ["--no-sandbox", "--disable-gpu", "--allow-loopback-in-peer-connection", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"],
+  });
+  const seen: Record<string, unknown> = {};
+  try {
+    const api = await newAccount(app.url);
+    const stream = (await api.post("stream", { name: "from the browser" })).body;
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/api/health`);
+    const started = Date.now();
+    seen.publish = await page.evaluate(async (key) => {
+      const media = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720 }, audio: true });
+      const pc = new RTCPeerConnection();
+      for (const track of media.getTracks()) pc.addTransceiver(track, { direction: "sendonly" });
+      await pc.setLocalDescription(await pc.createOffer());
+      await new Promise<void>((resolve) => {
+        if (pc.iceGatheringState === "complete") resolve();
+        pc.addEventListener("icegatheringstatechange", () => pc.iceGatheringState === "complete" && resolve());
+        setTimeout(resolve, 3000);
+      });
+      const res = await fetch(`/webrtc/${key}`, { method: "POST", headers: { "content-type": "application/sdp" }, body: pc.localDescription!.sdp });
+      const answer = await res.text();
+      if (res.status === 201) await pc.setRemoteDescription({ type: "answer", sdp: answer });
+      (window as unknown as { pc: RTCPeerConnection }).pc = pc;
+      return { status: res.status, location: res.headers.get("location"), answer: res.status === 201 ? "sdp" : answer };
+    }, stream.streamKey);
+    await until("the stream live", async () => (await api.get(`stream/${stream.id}`)).body.isActive === true, 30_000);
+    seen.liveAfterMs = Date.now() - started;
+
+    // Its HLS, as a player gets it.
+    const hls = (await api.get(`playback/${stream.playbackId}`)).body.meta.source.find((s: { hrn: string }) => s.hrn === "HLS (TS)").url as string;
+    const segment = await until(
+      "a segment listed",
+      async () => {
+        const master = await fetch(hls).then((r) => (r.ok ? r.text() : ""));
+        const variant = master.split("\n").find((l) => l && !l.startsWith("#"));
+        if (!variant) return undefined;
+        const playlistUrl = new URL(variant, hls);
+        const playlist = await fetch(playlistUrl).then((r) => (r.ok ? r.text() : ""));
+        const file = playlist.split("\n").find((l) => l && !l.startsWith("#"));
+        return file && new URL(file, playlistUrl).href;
+      },
+      30_000,
+    );
+    seen.playableAfterMs = Date.now() - started;
+    const file = path.join(dataDir, "segment.ts");
+    fs.writeFileSync(file, Buffer.from(await (await fetch(segment)).arrayBuffer()));
+    seen.segment = (await ffprobe(file)).streams.map((s) => ({ type: s.codec_type, codec: s.codec_name, width: s.width, height: s.height }));
+
+    // What the browser sends after a few seconds of the node's bitrate requests.
+    await new Promise((r) => setTimeout(r, 6000));
+    seen.sending = await page.evaluate(async () => {
+      const stats = await (window as unknown as { pc: RTCPeerConnection }).pc.getStats();
+      const video = [...stats.values()].find((s) => s.type === "outbound-rtp" && s.kind === "video");
+      return {
+        frameWidth: video?.frameWidth,
+        targetBitrate: video?.targetBitrate,
+        pliCount: video?.pliCount,
+        state: (window as unknown as { pc: RTCPeerConnection }).pc.connectionState,
+      };
+    });
+
+    const location = (seen.publish as { location: string }).location;
+    seen.deleteStatus = (await fetch(new URL(location, app.url), { method: "DELETE" })).status;
+    await until("the stream idle", async () => (await api.get(`stream/${stream.id}`)).body.isActive === false, 30_000);
+    seen.ended = true;
+  } catch (err) {
+    seen.error = err instanceof Error ? err.message : String(err);
+  } finally {
+    await browser.close();
+    await app.stop().catch(() => undefined);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(`RESULT ${JSON.stringify(seen)}`);
+}
+
+void main();

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { chooseFromOffer, ffmpegSdp } from "@/media-node/sdp";
+import { forFfmpeg } from "@/media-node/whip";
+
+/** The shape of Chromium's offer: VP8 first, H.264 in several profiles and both packetisation modes, Opus. */
+const CHROME_OFFER = [
+  "v=0",
+  "o=- 1 2 IN IP4 127.0.0.1",
+  "s=-",
+  "t=0 0",
+  "m=audio 9 UDP/TLS/RTP/SAVPF 111 63",
+  "a=mid:0",
+  "a=sendonly",
+  "a=rtpmap:111 opus/48000/2",
+  "a=fmtp:111 minptime=10;useinbandfec=1",
+  "a=rtpmap:63 red/48000/2",
+  "m=video 9 UDP/TLS/RTP/SAVPF 96 97 102 103 106 107",
+  "a=mid:1",
+  "a=sendonly",
+  "a=rtpmap:96 VP8/90000",
+  "a=rtpmap:97 rtx/90000",
+  "a=fmtp:97 apt=96",
+  "a=rtpmap:102 H264/90000",
+  "a=fmtp:102 level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=42e01f",
+  "a=rtpmap:103 H264/90000",
+  "a=fmtp:103 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42001f",
+  "a=rtpmap:106 H264/90000",
+  "a=fmtp:106 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f",
+  "a=rtpmap:107 H264/90000",
+  "a=fmtp:107 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=64001f",
+].join("\r\n");
+
+test("a WHIP offer's formats: H.264 in mode 1 and the most widely decoded profile, Opus; VP8 when there is no H.264", () => {
+  const choice = chooseFromOffer(CHROME_OFFER);
+  assert.deepEqual(
+    [choice.video?.mid, choice.video?.payloadType, choice.audio?.mid, choice.audio?.payloadType, choice.audio?.channels],
+    ["1", 106, "0", 111, 2],
+  );
+  const noH264 = CHROME_OFFER.split("\r\n")
+    .filter((l) => !/H264|:10[2367] /.test(l))
+    .join("\r\n");
+  assert.equal(chooseFromOffer(noH264).video?.codec, "VP8", "Firefox without OpenH264: VP8, transcoded for HLS");
+  const receiving = CHROME_OFFER.replace(/a=sendonly/g, "a=recvonly");
+  assert.deepEqual(chooseFromOffer(receiving), {}, "an offer to receive is not a publish");
+  const sdp = ffmpegSdp(choice, { video: 40000, audio: 40002 });
+  assert.match(sdp, /m=video 40000 RTP\/AVP 106\na=rtpmap:106 H264\/90000\na=fmtp:106 .*packetization-mode=1/);
+  assert.match(sdp, /m=audio 40002 RTP\/AVP 111\na=rtpmap:111 opus\/48000\/2/);
+});
+
+test("RTP for ffmpeg: header extensions removed, packets of padding alone dropped", () => {
+  const header = [0x90, 106, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3]; // V=2, X=1
+  const extension = [0xbe, 0xde, 0, 1, 0x10, 0xff, 0, 0]; // one-byte extensions, one word
+  const payload = [0x65, 1, 2, 3];
+  const out = forFfmpeg(Buffer.from([...header, ...extension, ...payload]))!;
+  assert.deepEqual([...out], [0x80, ...header.slice(1), ...payload]);
+  const padding = Buffer.from([0xa0, 106, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4]); // P=1, 4 bytes of padding
+  assert.equal(forFfmpeg(padding), undefined);
+  assert.equal(forFfmpeg(Buffer.from([1, 2, 3])), undefined, "not RTP");
+});

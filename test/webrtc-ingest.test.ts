@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { describe, test } from "node:test";
+import { BASE, newAccount } from "./support/client";
+
+/**
+ * WebRTC publishing (WHIP) at /webrtc, as a browser, OBS 30+ or Livepeer's Broadcast component does it.
+ */
+describe("WebRTC ingest (WHIP)", () => {
+  test("a browser publishes over WHIP: the stream goes live, plays as HLS, and stops with a DELETE of the session", async () => {
+    // A whole Castline and a browser in a network namespace of their own: ICE finds loopback only.
+    const child = spawn("unshare", ["--net", "--", "sh", "-c", `ip link set lo up && exec "${process.execPath}" --import tsx test/support/webrtc-publish.ts`], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (c) => (out += c));
+    child.stderr.on("data", (c) => (out += c));
+    await new Promise((resolve) => child.once("exit", resolve));
+    const line = out.split("\n").find((l) => l.startsWith("RESULT "));
+    assert.ok(line, `the scenario reported nothing:\n${out.slice(-3000)}`);
+    const seen = JSON.parse(line.slice("RESULT ".length));
+    assert.equal(seen.error, undefined, `${seen.error}\n${out.slice(-3000)}`);
+    assert.equal(seen.publish.status, 201, JSON.stringify(seen.publish));
+    assert.match(seen.publish.location, /^\/webrtc\/session\/[\w-]+\.[0-9a-f]{32}$/);
+    const video = seen.segment.find((s: { type: string }) => s.type === "video");
+    assert.equal(video?.codec, "h264", JSON.stringify(seen.segment));
+    assert.ok(video.width >= 320, JSON.stringify(seen.segment));
+    assert.equal(seen.segment.find((s: { type: string }) => s.type === "audio")?.codec, "aac", "Opus becomes AAC for HLS");
+    assert.equal(seen.deleteStatus, 200);
+    assert.equal(seen.ended, true);
+    console.log(`live ${seen.liveAfterMs} ms and playable ${seen.playableAfterMs} ms after the offer; the browser sends ${JSON.stringify(seen.sending)}`);
+  });
+
+  test("refused before any media: an unknown key 404, a suspended stream 403, not SDP 415, a playback id 406 (play HLS)", async () => {
+    const api = await newAccount();
+    const stream = (await api.post("stream", { name: "whip refusals" })).body;
+    const offer = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:0\r\na=sendonly\r\na=rtpmap:96 H264/90000\r\n";
+    const post = (path: string, body = offer, headers: Record<string, string> = { "content-type": "application/sdp" }) =>
+      fetch(`${BASE}${path}`, { method: "POST", headers, body });
+    assert.equal((await post("/webrtc/no-such-key")).status, 404);
+    assert.equal((await post("/webrtc", offer, { "content-type": "application/sdp" })).status, 401, "no key at all");
+    assert.equal((await post(`/webrtc/${stream.streamKey}`, "{}", { "content-type": "application/json" })).status, 415);
+    assert.equal((await post(`/webrtc/${stream.streamKey}`, "not sdp")).status, 400);
+    const playback = await post(`/webrtc/${stream.playbackId}`);
+    assert.equal(playback.status, 406, "WHEP is not offered: Livepeer's player then plays HLS");
+    const preflight = await fetch(`${BASE}/webrtc/${stream.streamKey}`, {
+      method: "OPTIONS",
+      headers: { origin: "https://elsewhere.example", "access-control-request-method": "POST" },
+    });
+    assert.equal(preflight.status, 204);
+    assert.match(preflight.headers.get("access-control-allow-headers") ?? "", /content-type/);
+    assert.match(preflight.headers.get("access-control-expose-headers") ?? "", /location/);
+    assert.equal((await fetch(`${BASE}/webrtc/${stream.streamKey}`, { method: "HEAD" })).status, 200, "Livepeer's clients HEAD the URL first");
+    await api.patch(`stream/${stream.id}`, { suspended: true });
+    const suspended = await post(`/webrtc/${stream.streamKey}`);
+    assert.equal(suspended.status, 403);
+    assert.match((await suspended.json()).errors[0], /suspended/);
+    assert.equal(
+      (await post("/webrtc", offer, { "content-type": "application/sdp", authorization: `Bearer ${stream.streamKey}` })).status,
+      403,
+      "the key as a Bearer token too",
+    );
+    assert.equal((await fetch(`${BASE}/webrtc/session/bm8.0123`, { method: "DELETE" })).status, 404);
+    assert.equal((await api.get(`stream/${stream.id}`)).body.isActive, false, "nothing went live");
+  });
+});
