@@ -7,7 +7,7 @@ import { BASE, newAccount } from "./support/client";
  * WebRTC publishing (WHIP) at /webrtc, as a browser, OBS 30+ or Livepeer's Broadcast component does it.
  */
 describe("WebRTC ingest (WHIP)", () => {
-  test("a browser publishes over WHIP: the stream goes live, plays as HLS, and stops with a DELETE of the session", async () => {
+  test("a browser publishes over WHIP: the stream goes live, plays as HLS, stops with a DELETE of the session; the same from the stream page", async () => {
     // A whole Castline and a browser in a network namespace of their own: ICE finds loopback only.
     const child = spawn("unshare", ["--net", "--", "sh", "-c", `ip link set lo up && exec "${process.execPath}" --import tsx test/support/webrtc-publish.ts`], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -28,6 +28,8 @@ describe("WebRTC ingest (WHIP)", () => {
     assert.equal(seen.segment.find((s: { type: string }) => s.type === "audio")?.codec, "aac", "Opus becomes AAC for HLS");
     assert.equal(seen.deleteStatus, 200);
     assert.equal(seen.ended, true);
+    assert.equal(seen.dashboardLive, true, "the stream page's “Go live from this browser” goes live");
+    assert.equal(seen.dashboardEnded, true, "and its Stop ends the broadcast");
     console.log(`live ${seen.liveAfterMs} ms and playable ${seen.playableAfterMs} ms after the offer; the browser sends ${JSON.stringify(seen.sending)}`);
   });
 

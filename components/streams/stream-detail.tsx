@@ -25,6 +25,7 @@ import type { Session } from "@/lib/sessions/schema";
 import type { Stream } from "@/lib/streams/schema";
 import { BroadcastRow } from "@/components/broadcasts/broadcast-row";
 import { LoadMore } from "@/components/ui/list-page";
+import { BrowserBroadcastCard } from "./browser-broadcast-card";
 import { ClipsCard } from "./clips-card";
 import { IngestHealthCard } from "./ingest-health-card";
 import { LivePreviewCard } from "./live-preview-card";
@@ -73,6 +74,7 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
             {/* Before the broadcasts: on a phone, the feed's health comes first. */}
             <IngestHealthCard stream={stream} session={current ?? list?.[0]} />
             <ConnectCard stream={stream} />
+            {stream.streamKey && <BrowserBroadcastCard stream={stream} />}
             <PlaybackCard stream={stream} />
             <AccessCard stream={stream} />
             <MultistreamCard stream={stream} live={stream.isActive || starting} />

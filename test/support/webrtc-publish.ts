@@ -94,6 +94,24 @@ async function main() {
     seen.deleteStatus = (await fetch(new URL(location, app.url), { method: "DELETE" })).status;
     await until("the stream idle", async () => (await api.get(`stream/${stream.id}`)).body.isActive === false, 30_000);
     seen.ended = true;
+
+    // The creator goes live from the dashboard's stream page, and stops there.
+    const other = (await api.post("stream", { name: "from the dashboard" })).body;
+    const [name, value] = api.cookie.split(/=(.*)/s);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addCookies([{ name, value, url: app.url }]);
+    const dashboard = await context.newPage();
+    await dashboard.goto(`${app.url}/streams/${other.id}`);
+    const card = dashboard.locator("#browser-broadcast");
+    await card.getByRole("button", { name: "Turn on camera" }).click();
+    await card.getByRole("button", { name: "Go live" }).click();
+    await card.getByRole("button", { name: "Stop broadcast" }).waitFor({ timeout: 30_000 });
+    await until("the dashboard's stream live", async () => (await api.get(`stream/${other.id}`)).body.isActive === true, 30_000);
+    seen.dashboardLive = true;
+    if (process.env.SCREENSHOT_DIR) await dashboard.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, "browser-broadcast.png"), fullPage: true });
+    await card.getByRole("button", { name: "Stop broadcast" }).click();
+    await until("the dashboard's stream idle", async () => (await api.get(`stream/${other.id}`)).body.isActive === false, 30_000);
+    seen.dashboardEnded = await card.getByRole("button", { name: "Turn on camera" }).isVisible();
   } catch (err) {
     seen.error = err instanceof Error ? err.message : String(err);
   } finally {

@@ -1,0 +1,67 @@
+/**
+ * Publishing a MediaStream over WHIP from the browser (the dashboard's "go live from this
+ * browser"): one non-trickle offer, POSTed to /webrtc with the stream key as a Bearer token, whose
+ * answer's Location is DELETEd to stop.
+ */
+export interface WhipPublish {
+  pc: RTCPeerConnection;
+  stop(): Promise<void>;
+}
+
+/** Why the server refused, as it said it (a JSON `errors` list), or the status. */
+export class WhipRefused extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** How long the browser may take to find its addresses before the offer goes with what it has. */
+const GATHER_WITHIN_MS = 3000;
+
+export async function publishOverWhip(url: string, streamKey: string, media: MediaStream, maxKbps?: number): Promise<WhipPublish> {
+  const pc = new RTCPeerConnection();
+  for (const track of media.getTracks()) {
+    const sender = pc.addTransceiver(track, { direction: "sendonly" }).sender;
+    if (track.kind === "video" && maxKbps) {
+      const params = sender.getParameters();
+      params.encodings = [{ ...(params.encodings?.[0] ?? {}), maxBitrate: maxKbps * 1000 }];
+      await sender.setParameters(params).catch(() => undefined);
+    }
+  }
+  await pc.setLocalDescription(await pc.createOffer());
+  await new Promise<void>((resolve) => {
+    if (pc.iceGatheringState === "complete") return resolve();
+    const timer = setTimeout(resolve, GATHER_WITHIN_MS);
+    pc.addEventListener("icegatheringstatechange", () => {
+      if (pc.iceGatheringState !== "complete") return;
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/sdp", authorization: `Bearer ${streamKey}` },
+    body: pc.localDescription!.sdp,
+  });
+  const text = await res.text();
+  if (res.status !== 201) {
+    pc.close();
+    let message = `the server answered ${res.status}`;
+    try {
+      message = (JSON.parse(text) as { errors: string[] }).errors[0] ?? message;
+    } catch {}
+    throw new WhipRefused(res.status, message);
+  }
+  await pc.setRemoteDescription({ type: "answer", sdp: text });
+  const location = res.headers.get("location");
+  return {
+    pc,
+    async stop() {
+      pc.close();
+      if (location) await fetch(new URL(location, url), { method: "DELETE" }).catch(() => undefined);
+    },
+  };
+}
