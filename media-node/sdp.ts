@@ -88,3 +88,31 @@ export function ffmpegSdp(choice: OfferChoice, ports: { video?: number; audio?: 
   }
   return `${lines.join("\n")}\n`;
 }
+
+/**
+ * What a WHEP offer (a viewer's) can receive of what the publisher sends: for each kind the
+ * publisher sends, the viewer's format of the same codec (H.264: packetization mode 1, the
+ * publisher's profile if offered), in a section that receives. Media is forwarded as it arrives, so
+ * a viewer that cannot take the publisher's codec gets nothing of that kind.
+ */
+export function matchViewerOffer(sdp: string, sent: OfferChoice): OfferChoice {
+  const choice: OfferChoice = {};
+  for (const { kind, lines } of sections(sdp)) {
+    if (kind !== "video" && kind !== "audio") continue;
+    if (lines.some((l) => l === "a=sendonly" || l === "a=inactive")) continue;
+    const mid = lines
+      .find((l) => l.startsWith("a=mid:"))
+      ?.slice(6)
+      .trim();
+    const source = sent[kind];
+    if (!mid || !source || choice[kind]) continue;
+    const same = formats(lines, mid).filter((f) => f.codec.toLowerCase() === source.codec.toLowerCase());
+    if (!/^h264$/i.test(source.codec)) choice[kind] = same[0];
+    else {
+      const modeOne = same.filter((f) => /packetization-mode=1/.test(f.fmtp ?? ""));
+      const profile = /profile-level-id=([0-9a-f]{6})/i.exec(source.fmtp ?? "")?.[1].toLowerCase();
+      choice[kind] = modeOne.find((f) => profile && f.fmtp?.toLowerCase().includes(`profile-level-id=${profile}`)) ?? modeOne[0];
+    }
+  }
+  return choice;
+}

@@ -11,7 +11,7 @@ import BroadcastServer from "node-media-server/src/server/broadcast_server.js";
 import BaseSession from "node-media-server/src/session/base_session.js";
 import { config } from "@/lib/config";
 import { spawnTied } from "@/lib/tied-process";
-import { chooseFromOffer, ffmpegSdp, type OfferChoice, type OfferedMedia } from "./sdp";
+import { chooseFromOffer, ffmpegSdp, matchViewerOffer, type OfferChoice, type OfferedMedia } from "./sdp";
 
 /**
  * WHIP ingest on a media node: a publisher's WebRTC (a browser, OBS 30+, any WHIP encoder) turned
@@ -144,11 +144,35 @@ export interface WhipSession {
   answer: string;
 }
 
-/** The WHIP sessions of one media node. */
+type Kind = "video" | "audio";
+
+/** A WebRTC publish, as its viewers over WHEP receive it: its formats, its tracks (for keyframe requests), its viewers. */
+interface Published {
+  choice: OfferChoice;
+  tracks: Map<Kind, Track>;
+  viewers: Set<Viewer>;
+}
+
+interface Viewer {
+  forward(kind: Kind, rtp: Buffer): void;
+  end(): void;
+}
+
+/** The WebRTC sessions of one media node: publishes (WHIP) and their viewers (WHEP). */
 export class WhipIngest {
   private readonly sessions = new Map<string, () => void>();
+  /** By stream key: the one publish of each stream on this node. */
+  private readonly published = new Map<string, Published>();
 
   constructor(private readonly opts: WhipOptions) {}
+
+  private peer(name: string) {
+    return new PeerConnection(name, {
+      iceServers: [],
+      ...(this.opts.portRange ? { portRangeBegin: this.opts.portRange.begin, portRangeEnd: this.opts.portRange.end } : {}),
+      ...(this.opts.bindAddress ? { bindAddress: this.opts.bindAddress } : {}),
+    });
+  }
 
   get size() {
     return this.sessions.size;
@@ -162,16 +186,12 @@ export class WhipIngest {
     const choice = chooseFromOffer(offerSdp);
     if (!choice.video) return undefined;
     const id = randomBytes(16).toString("hex");
-    const pc = new PeerConnection(`whip-${id.slice(0, 8)}`, {
-      iceServers: [],
-      ...(this.opts.portRange ? { portRangeBegin: this.opts.portRange.begin, portRangeEnd: this.opts.portRange.end } : {}),
-      ...(this.opts.bindAddress ? { bindAddress: this.opts.bindAddress } : {}),
-    });
-    const tracks = new Map<"video" | "audio", Track>();
+    const pc = this.peer(`whip-${id.slice(0, 8)}`);
+    const tracks = new Map<Kind, Track>();
     for (const kind of ["video", "audio"] as const) {
       const media = choice[kind];
       if (!media) continue;
-      const description = kind === "video" ? videoReceiver(media) : new Audio(media.mid, "RecvOnly");
+      const description = kind === "video" ? videoDescription(media, "RecvOnly") : new Audio(media.mid, "RecvOnly");
       if (kind === "audio") (description as Audio).addOpusCodec(media.payloadType, media.fmtp);
       const track = pc.addTrack(description);
       track.setMediaHandler(new RtcpReceivingSession());
@@ -185,12 +205,16 @@ export class WhipIngest {
     const publisher = new WhipPublisher(streamKey, () => end());
     ffmpeg.stdout!.on("data", (chunk: Buffer) => publisher.data(chunk));
 
+    const published: Published = { choice, tracks, viewers: new Set() };
+    this.published.set(streamKey, published);
     let keyframes: NodeJS.Timeout | undefined;
     let ended = false;
     const end = () => {
       if (ended) return;
       ended = true;
       this.sessions.delete(id);
+      if (this.published.get(streamKey) === published) this.published.delete(streamKey);
+      for (const viewer of published.viewers) viewer.end();
       clearInterval(keyframes);
       clearTimeout(connectTimer);
       for (const track of tracks.values()) track.close();
@@ -209,7 +233,9 @@ export class WhipIngest {
       track.onMessage((packet) => {
         if ((packet[1] & 0x7f) !== media.payloadType) return; // RTCP, retransmissions
         const rtp = forFfmpeg(packet);
-        if (rtp && !ended) udp.send(rtp, to, "127.0.0.1");
+        if (!rtp || ended) return;
+        udp.send(rtp, to, "127.0.0.1");
+        for (const viewer of published.viewers) viewer.forward(kind, rtp);
       });
       if (kind === "video") {
         track.onOpen(() => {
@@ -228,22 +254,64 @@ export class WhipIngest {
       if (state === "failed" || state === "closed" || state === "disconnected") end();
     });
 
-    pc.setRemoteDescription(offerSdp, "offer");
-    await new Promise<void>((resolve) => {
-      if (pc.gatheringState() === "complete") return resolve();
-      const timer = setTimeout(resolve, GATHER_WITHIN_MS);
-      pc.onGatheringStateChange((state) => {
-        if (state !== "complete") return;
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-    const answer = pc.localDescription()?.sdp;
-    if (!answer) {
-      end();
-      throw new Error("the WebRTC stack made no answer");
+    return { id, answer: await answerOf(pc, offerSdp, end) };
+  }
+
+  /**
+   * Answers a viewer's offer (WHEP) for a stream published here over WebRTC: its packets are
+   * forwarded as they arrive (payload type and SSRC made the viewer's), the viewer's keyframe
+   * requests go to the publisher, and a new viewer asks for one at once. Undefined when the stream
+   * is not published here over WebRTC, or the viewer cannot take its codecs.
+   */
+  async watch(streamKey: string, offerSdp: string): Promise<WhipSession | undefined> {
+    const source = this.published.get(streamKey);
+    if (!source) return undefined;
+    const choice = matchViewerOffer(offerSdp, source.choice);
+    if (!choice.video) return undefined;
+    const id = randomBytes(16).toString("hex");
+    const pc = this.peer(`whep-${id.slice(0, 8)}`);
+    const keyframe = () => source.tracks.get("video")?.requestKeyframe();
+    const out = new Map<Kind, { track: Track; payloadType: number; ssrc: number }>();
+    for (const kind of ["video", "audio"] as const) {
+      const media = choice[kind];
+      if (!media) continue;
+      const description = kind === "video" ? videoDescription(media, "SendOnly") : new Audio(media.mid, "SendOnly");
+      if (kind === "audio") (description as Audio).addOpusCodec(media.payloadType, media.fmtp);
+      const ssrc = randomBytes(4).readUInt32BE();
+      description.addSSRC(ssrc, "castline", "castline", kind);
+      const track = pc.addTrack(description);
+      if (kind === "video") {
+        track.onOpen(keyframe);
+        track.onMessage((rtcp) => asksForKeyframe(rtcp) && keyframe());
+      }
+      out.set(kind, { track, payloadType: media.payloadType, ssrc });
     }
-    return { id, answer };
+    const forward = (kind: Kind, rtp: Buffer) => {
+      const to = out.get(kind);
+      if (!to?.track.isOpen()) return;
+      const copy = Buffer.from(rtp);
+      copy[1] = (copy[1] & 0x80) | to.payloadType;
+      copy.writeUInt32BE(to.ssrc, 8);
+      to.track.sendMessageBinary(copy);
+    };
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(connectTimer);
+      source.viewers.delete(viewer);
+      this.sessions.delete(id);
+      for (const { track } of out.values()) track.close();
+      pc.close();
+    };
+    const connectTimer = setTimeout(() => pc.state() !== "connected" && end(), CONNECT_WITHIN_MS);
+    const viewer: Viewer = { forward, end };
+    this.sessions.set(id, end);
+    source.viewers.add(viewer);
+    pc.onStateChange((state) => {
+      if (state === "failed" || state === "closed" || state === "disconnected") end();
+    });
+    return { id, answer: await answerOf(pc, offerSdp, end) };
   }
 
   /** Ends a session (the publisher's DELETE); false when there is none by that id. */
@@ -258,8 +326,37 @@ export class WhipIngest {
   }
 }
 
-function videoReceiver(media: OfferedMedia): Video {
-  const video = new Video(media.mid, "RecvOnly");
+/** Sets the offer, waits for the node's candidates (GATHER_WITHIN_MS at most), and returns the answer. */
+async function answerOf(pc: PeerConnection, offerSdp: string, end: () => void): Promise<string> {
+  pc.setRemoteDescription(offerSdp, "offer");
+  await new Promise<void>((resolve) => {
+    if (pc.gatheringState() === "complete") return resolve();
+    const timer = setTimeout(resolve, GATHER_WITHIN_MS);
+    pc.onGatheringStateChange((state) => {
+      if (state !== "complete") return;
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  const answer = pc.localDescription()?.sdp;
+  if (!answer) {
+    end();
+    throw new Error("the WebRTC stack made no answer");
+  }
+  return answer;
+}
+
+/** Whether RTCP from a viewer asks for a keyframe (a PLI or a FIR in the compound packet). */
+export function asksForKeyframe(rtcp: Buffer): boolean {
+  for (let at = 0; at + 4 <= rtcp.length; at += (rtcp.readUInt16BE(at + 2) + 1) * 4) {
+    const fmt = rtcp[at] & 0x1f;
+    if (rtcp[at + 1] === 206 && (fmt === 1 || fmt === 4)) return true;
+  }
+  return false;
+}
+
+function videoDescription(media: OfferedMedia, direction: "RecvOnly" | "SendOnly"): Video {
+  const video = new Video(media.mid, direction);
   if (/^h264$/i.test(media.codec)) video.addH264Codec(media.payloadType, media.fmtp);
   else if (/^vp8$/i.test(media.codec)) video.addVP8Codec(media.payloadType);
   else video.addVP9Codec(media.payloadType);
@@ -287,9 +384,10 @@ function spawnReceiver(choice: OfferChoice, ports: { video?: number; audio?: num
 const MAX_OFFER_BYTES = 64 * 1024;
 
 /**
- * The node's WHIP signalling, for app instances only (they check the key's stream and hand the
- * offer on; lib/delivery/webrtc.ts): POST /whip/<stream key> with the offer answers 201 with the
- * answer and the session's id (X-Session-Id); DELETE /whip/<session id> ends it.
+ * The node's WebRTC signalling, for app instances only (they check the key's stream, or admit the
+ * viewer, and hand the offer on; lib/delivery/webrtc.ts): POST /whip/<stream key> (a publisher's
+ * offer) or /whep/<stream key> (a viewer's) answers 201 with the answer and the session's id
+ * (X-Session-Id), 406 when it cannot; DELETE /whip/<session id> ends either.
  */
 export async function serveWhip(ingest: WhipIngest, opts: { host: string; port: number; secret: string }): Promise<{ port: number; close(): Promise<void> }> {
   const secret = Buffer.from(opts.secret);
@@ -299,7 +397,7 @@ export async function serveWhip(ingest: WhipIngest, opts: { host: string; port: 
     const given = Buffer.from(String(req.headers["x-media-secret"] ?? ""));
     if (given.length !== secret.length || !timingSafeEqual(given, secret)) return reply(401, "not an app instance of this deployment");
     const [, route, id, ...rest] = (req.url ?? "/").split("?")[0].split("/");
-    if (route !== "whip" || !id || rest.length || !/^[\w-]{1,200}$/.test(id)) return reply(404, "not found");
+    if ((route !== "whip" && route !== "whep") || !id || rest.length || !/^[\w-]{1,200}$/.test(id)) return reply(404, "not found");
     if (req.method === "DELETE") return reply(ingest.end(id) ? 204 : 404);
     if (req.method !== "POST") return reply(405, "POST an offer, or DELETE a session", { allow: "POST, DELETE" });
     let size = 0;
@@ -310,11 +408,17 @@ export async function serveWhip(ingest: WhipIngest, opts: { host: string; port: 
     });
     req.on("end", () => {
       if (size > MAX_OFFER_BYTES) return reply(413, "the offer is too large");
-      ingest.offer(id, Buffer.concat(chunks).toString("utf8")).then(
+      const offer = Buffer.concat(chunks).toString("utf8");
+      (route === "whip" ? ingest.offer(id, offer) : ingest.watch(id, offer)).then(
         (session) =>
           session
             ? reply(201, session.answer, { "content-type": "application/sdp", "x-session-id": session.id })
-            : reply(406, "the offer has no video this node takes (H.264, VP8 or VP9)"),
+            : reply(
+                406,
+                route === "whip"
+                  ? "the offer has no video this node takes (H.264, VP8 or VP9)"
+                  : "the stream is not published here over WebRTC, or the viewer cannot take its video",
+              ),
         (err: Error) => reply(400, `the offer could not be answered: ${err.message}`),
       );
     });

@@ -7,7 +7,7 @@ import { BASE, newAccount } from "./support/client";
  * WebRTC publishing (WHIP) at /webrtc, as a browser, OBS 30+ or Livepeer's Broadcast component does it.
  */
 describe("WebRTC ingest (WHIP)", () => {
-  test("a browser publishes over WHIP: the stream goes live, plays as HLS, stops with a DELETE of the session; the same from the stream page", async () => {
+  test("a browser publishes over WHIP: the stream goes live, plays as HLS and over WHEP, stops with a DELETE of the session; the same from the stream page", async () => {
     // A whole Castline and a browser in a network namespace of their own: ICE finds loopback only.
     const child = spawn("unshare", ["--net", "--", "sh", "-c", `ip link set lo up && exec "${process.execPath}" --import tsx test/support/webrtc-publish.ts`], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -26,14 +26,20 @@ describe("WebRTC ingest (WHIP)", () => {
     assert.equal(video?.codec, "h264", JSON.stringify(seen.segment));
     assert.ok(video.width >= 320, JSON.stringify(seen.segment));
     assert.equal(seen.segment.find((s: { type: string }) => s.type === "audio")?.codec, "aac", "Opus becomes AAC for HLS");
+    assert.equal(seen.whep.status, 201, JSON.stringify(seen.whep));
+    assert.equal(seen.whep.framed, true, `a WHEP viewer sees frames: ${JSON.stringify(seen.whep)}`);
+    assert.ok(seen.whep.width >= 320 && seen.whep.frames > 10, JSON.stringify(seen.whep));
     assert.equal(seen.deleteStatus, 200);
     assert.equal(seen.ended, true);
     assert.equal(seen.dashboardLive, true, "the stream page's “Go live from this browser” goes live");
     assert.equal(seen.dashboardEnded, true, "and its Stop ends the broadcast");
-    console.log(`live ${seen.liveAfterMs} ms and playable ${seen.playableAfterMs} ms after the offer; the browser sends ${JSON.stringify(seen.sending)}`);
+    console.log(
+      `live ${seen.liveAfterMs} ms and playable ${seen.playableAfterMs} ms after the offer; the browser sends ${JSON.stringify(seen.sending)}; ` +
+        `a WHEP viewer's first frame ${seen.whep.firstFrameMs} ms after its offer (${seen.whep.width} wide, ${seen.whep.frames} frames in 2 s after it)`,
+    );
   });
 
-  test("refused before any media: an unknown key 404, a suspended stream 403, not SDP 415, a playback id 406 (play HLS)", async () => {
+  test("refused before any media: an unknown key 404, a suspended stream 403, not SDP 415; WHEP of a stream not live over WebRTC 406 (play HLS), of a gated one without a token 401", async () => {
     const api = await newAccount();
     const stream = (await api.post("stream", { name: "whip refusals" })).body;
     const offer = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:0\r\na=sendonly\r\na=rtpmap:96 H264/90000\r\n";
@@ -44,7 +50,9 @@ describe("WebRTC ingest (WHIP)", () => {
     assert.equal((await post(`/webrtc/${stream.streamKey}`, "{}", { "content-type": "application/json" })).status, 415);
     assert.equal((await post(`/webrtc/${stream.streamKey}`, "not sdp")).status, 400);
     const playback = await post(`/webrtc/${stream.playbackId}`);
-    assert.equal(playback.status, 406, "WHEP is not offered: Livepeer's player then plays HLS");
+    assert.equal(playback.status, 406, "WHEP of a stream not live over WebRTC: Livepeer's player then plays HLS");
+    const gated = (await api.post("stream", { name: "whep gated", playbackPolicy: { type: "jwt" } })).body;
+    assert.equal((await post(`/webrtc/${gated.playbackId}`)).status, 401, "WHEP is gated as HLS is: no token, no answer");
     const preflight = await fetch(`${BASE}/webrtc/${stream.streamKey}`, {
       method: "OPTIONS",
       headers: { origin: "https://elsewhere.example", "access-control-request-method": "POST" },

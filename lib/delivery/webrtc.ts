@@ -4,8 +4,10 @@ import { db } from "@/db/client";
 import { mediaNodes } from "@/db/schema";
 import { config } from "@/lib/config";
 import { publishCheck } from "@/lib/live/ingest";
-import { ingestNodes } from "@/lib/live/nodes";
+import { admitViewer } from "@/lib/access/gate";
+import { ingestNodes, liveNodeOf } from "@/lib/live/nodes";
 import { streamByPlayback } from "./content";
+import { NodeViewerRequest } from "./reply";
 
 /**
  * WebRTC signalling at /webrtc, Livepeer's paths: POST /webrtc/<stream key> (or POST /webrtc with
@@ -13,8 +15,10 @@ import { streamByPlayback } from "./content";
  * (WHIP); the answer's Location (/webrtc/session/<ref>) is DELETEd to stop. The offer is checked
  * against the key's stream here (unknown 404, suspended 403, live already 409) and handed to the
  * least loaded media node that takes WebRTC (media-node/whip.ts), which answers it. POST
- * /webrtc/<playback id> (WHEP) answers 406 until WebRTC playback exists: Livepeer's player then
- * plays HLS.
+ * /webrtc/<playback id> (WHEP) admits the viewer by the stream's playback policy (as HLS does:
+ * tokens, JWTs, access keys, allowed origins) and hands the offer to the node holding the
+ * broadcast, which forwards a WebRTC publish's media to the viewer as it arrives; a stream not
+ * live over WebRTC answers 406, on which Livepeer's player plays HLS.
  */
 const WEBRTC_PATH = /^\/webrtc(\/|\?|$)/;
 export const isWebrtcPath = (url: string) => WEBRTC_PATH.test(url);
@@ -65,21 +69,38 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse) {
   if (!offer.startsWith("v=0")) return say(res, 400, "the body is not an SDP offer");
 
   const check = await publishCheck(key);
-  if ("refused" in check) {
-    if (!check.unknown) return say(res, check.refused === "stream is already live" ? 409 : 403, check.refused);
-    if (await streamByPlayback(key)) return say(res, 406, "WebRTC playback is not offered for this stream: play its HLS");
-    return say(res, 404, "no stream has this key");
+  if (!("refused" in check)) {
+    const node = (await ingestNodes()).find((n) => n.webrtcUrl);
+    if (!node) return say(res, 503, "no media node takes WebRTC publishes now: try again, or publish over RTMP", { "retry-after": "5" });
+    return handOn(res, { id: node.id, webrtcUrl: node.webrtcUrl! }, "whip", key, offer);
   }
-  const node = (await ingestNodes()).find((n) => n.webrtcUrl);
-  if (!node) return say(res, 503, "no media node takes WebRTC publishes now: try again, or publish over RTMP", { "retry-after": "5" });
-  const reply = await fetch(`${node.webrtcUrl}/whip/${encodeURIComponent(key)}`, {
+  if (!check.unknown) return say(res, check.refused === "stream is already live" ? 409 : 403, check.refused);
+  const stream = await streamByPlayback(key);
+  if (!stream) return say(res, 404, "no stream has this key or playback id");
+
+  // WHEP: a viewer, admitted by the stream's playback policy as HLS viewers are.
+  const admission = await admitViewer(new NodeViewerRequest(req), { ...stream, playbackType: "live" });
+  if (!admission.ok) {
+    const { status, headers, body } = admission.reply;
+    return void res.writeHead(status, { ...headers, ...CORS }).end(body);
+  }
+  const live = await liveNodeOf(stream.id);
+  if (!live?.node.webrtcUrl) return say(res, 406, "this stream is not live over WebRTC: play its HLS");
+  return handOn(res, { id: live.node.id, webrtcUrl: live.node.webrtcUrl }, "whep", live.streamKey, offer);
+}
+
+/** Hands an offer to a node's signalling (media-node/whip.ts) and its answer back, with the Location that ends the session. */
+async function handOn(res: http.ServerResponse, node: { id: string; webrtcUrl: string }, route: "whip" | "whep", key: string, offer: string) {
+  const reply = await fetch(`${node.webrtcUrl}/${route}/${encodeURIComponent(key)}`, {
     method: "POST",
     headers: { "content-type": "application/sdp", "x-media-secret": config().MEDIA_SECRET! },
     body: offer,
     signal: AbortSignal.timeout(NODE_ANSWERS_WITHIN_MS),
   });
   const text = await reply.text();
-  if (reply.status === 406 || reply.status === 400) return say(res, reply.status, text);
+  if (reply.status === 406 || reply.status === 400) {
+    return say(res, reply.status, route === "whep" && reply.status === 406 ? "this stream is not live over WebRTC: play its HLS" : text);
+  }
   const session = reply.headers.get("x-session-id");
   if (reply.status !== 201 || !session) throw new Error(`media node ${node.id} answered ${reply.status}`);
   const ref = `${Buffer.from(node.id).toString("base64url")}.${session}`;

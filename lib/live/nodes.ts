@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import { db } from "@/db/client";
-import { mediaNodes, sessions } from "@/db/schema";
+import { mediaNodes, sessions, streams } from "@/db/schema";
 import { config } from "@/lib/config";
 import type { LiveWork } from "@/lib/av/machine";
 import type { NodeBeat, NodeBeatReply } from "@/lib/media-node-protocol";
@@ -159,4 +159,15 @@ export function startNodeWatch(): () => void {
   );
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** The node holding a stream's live broadcast, and the stream's key (what the node knows it by), while it is live. */
+export async function liveNodeOf(streamId: string): Promise<{ streamKey: string; node: { id: string; webrtcUrl: string | null } } | undefined> {
+  const [row] = await db()
+    .select({ streamKey: streams.streamKey, id: mediaNodes.id, webrtcUrl: mediaNodes.webrtcUrl })
+    .from(sessions)
+    .innerJoin(streams, eq(streams.id, sessions.parentId))
+    .innerJoin(mediaNodes, eq(mediaNodes.id, sessions.mediaNodeId))
+    .where(and(eq(sessions.parentId, streamId), eq(sessions.isActive, true)));
+  return row?.streamKey ? { streamKey: row.streamKey, node: { id: row.id, webrtcUrl: row.webrtcUrl } } : undefined;
 }

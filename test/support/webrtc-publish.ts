@@ -90,6 +90,48 @@ async function main() {
       };
     });
 
+    // A viewer over WHEP, at the playback id: the publisher's media forwarded as it arrives.
+    const viewer = await browser.newPage();
+    await viewer.goto(`${app.url}/api/health`);
+    seen.whep = await viewer.evaluate(async (playbackId) => {
+      const pc = new RTCPeerConnection();
+      pc.addTransceiver("video", { direction: "recvonly" });
+      pc.addTransceiver("audio", { direction: "recvonly" });
+      const video = document.createElement("video");
+      video.muted = true;
+      video.autoplay = true;
+      document.body.append(video);
+      pc.addEventListener("track", (e) => (video.srcObject = e.streams[0] ?? new MediaStream([e.track])));
+      await pc.setLocalDescription(await pc.createOffer());
+      await new Promise<void>((resolve) => {
+        if (pc.iceGatheringState === "complete") resolve();
+        pc.addEventListener("icegatheringstatechange", () => pc.iceGatheringState === "complete" && resolve());
+        setTimeout(resolve, 3000);
+      });
+      const started = performance.now();
+      const res = await fetch(`/webrtc/${playbackId}`, { method: "POST", headers: { "content-type": "application/sdp" }, body: pc.localDescription!.sdp });
+      if (res.status !== 201) return { status: res.status, body: await res.text() };
+      await pc.setRemoteDescription({ type: "answer", sdp: await res.text() });
+      const framed = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), 10_000);
+        video.requestVideoFrameCallback(() => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      const firstFrameMs = Math.round(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 2000));
+      return {
+        status: 201,
+        framed,
+        firstFrameMs,
+        width: video.videoWidth,
+        frames: video.getVideoPlaybackQuality().totalVideoFrames,
+        location: res.headers.get("location"),
+      };
+    }, stream.playbackId);
+    await viewer.close();
+
     const location = (seen.publish as { location: string }).location;
     seen.deleteStatus = (await fetch(new URL(location, app.url), { method: "DELETE" })).status;
     await until("the stream idle", async () => (await api.get(`stream/${stream.id}`)).body.isActive === false, 30_000);

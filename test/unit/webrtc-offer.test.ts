@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { chooseFromOffer, ffmpegSdp } from "@/media-node/sdp";
-import { forFfmpeg } from "@/media-node/whip";
+import { chooseFromOffer, ffmpegSdp, matchViewerOffer } from "@/media-node/sdp";
+import { asksForKeyframe, forFfmpeg } from "@/media-node/whip";
 
 /** The shape of Chromium's offer: VP8 first, H.264 in several profiles and both packetisation modes, Opus. */
 const CHROME_OFFER = [
@@ -57,4 +57,23 @@ test("RTP for ffmpeg: header extensions removed, packets of padding alone droppe
   const padding = Buffer.from([0xa0, 106, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4]); // P=1, 4 bytes of padding
   assert.equal(forFfmpeg(padding), undefined);
   assert.equal(forFfmpeg(Buffer.from([1, 2, 3])), undefined, "not RTP");
+});
+
+test("a viewer's offer (WHEP) is matched to what the publisher sends: the same codec, H.264 in mode 1 and the publisher's profile first", () => {
+  const sent = chooseFromOffer(CHROME_OFFER);
+  const viewer = CHROME_OFFER.replace(/a=sendonly/g, "a=recvonly");
+  const choice = matchViewerOffer(viewer, sent);
+  assert.deepEqual([choice.video?.payloadType, choice.audio?.payloadType], [106, 111]);
+  const noProfile = viewer.replace("profile-level-id=42e01f\r\na=rtpmap:107", "profile-level-id=4d001f\r\na=rtpmap:107");
+  assert.equal(matchViewerOffer(noProfile, sent).video?.payloadType, 103, "another mode-1 H.264 when the publisher's profile is not offered");
+  assert.deepEqual(matchViewerOffer(CHROME_OFFER, sent), {}, "an offer to send is not a viewer's");
+});
+
+test("a viewer's RTCP asks for a keyframe with a PLI or a FIR, anywhere in a compound packet", () => {
+  const receiverReport = [0x81, 201, 0, 7, ...Array(28).fill(0)];
+  const pli = [0x81, 206, 0, 2, 0, 0, 0, 1, 0, 0, 0, 2];
+  const remb = [0x8f, 206, 0, 4, 0, 0, 0, 1, 0, 0, 0, 0, 0x52, 0x45, 0x4d, 0x42, 1, 0, 0, 0];
+  assert.equal(asksForKeyframe(Buffer.from([...receiverReport, ...pli])), true);
+  assert.equal(asksForKeyframe(Buffer.from([...receiverReport, ...remb])), false);
+  assert.equal(asksForKeyframe(Buffer.from([0x84, 206, 0, 2, 0, 0, 0, 1, 0, 0, 0, 2])), true, "a FIR");
 });
