@@ -61,13 +61,22 @@ export async function superviseChild(opts: ChildOptions): Promise<Child> {
     async stop() {
       stopping = true;
       if (current.exitCode !== null || current.signalCode !== null) return;
-      await new Promise((resolve) => {
-        current.once("exit", resolve);
-        current.kill("SIGTERM");
-      });
+      const exited = new Promise((resolve) => current.once("exit", resolve));
+      current.kill("SIGTERM");
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), CHILD_STOP_MS)));
+      if ((await Promise.race([exited, late])) === "late") {
+        console.error(`${opts.name} did not stop within ${CHILD_STOP_MS / 1000} s of SIGTERM: killed`);
+        current.kill("SIGKILL");
+        await exited;
+      }
+      clearTimeout(timer);
     },
   };
 }
+
+/** How long a child may take to stop in order (a media node ends its broadcasts and reports) before it is killed. */
+const CHILD_STOP_MS = 40_000;
 
 /** How long an orphaned child may take to stop in order before it exits anyway. */
 const ORPHAN_STOP_MS = 5000;

@@ -82,13 +82,24 @@ async function main() {
     console.log(`${signal}: shutting down`);
     stopUploadSweeper();
     stopNodeWatch();
+    // Each step is named: one that hangs is said, and the stop does not wait for ever.
+    let step = "stopping the children";
+    setTimeout(() => {
+      console.error(`shutdown: still ${step} after ${SHUTDOWN_WITHIN_MS / 1000} s: exiting now`);
+      process.exit(1);
+    }, SHUTDOWN_WITHIN_MS).unref();
     // Children first, while this server and Next still answer: the media node reports its broadcasts' end and leaves the registry.
     await Promise.all(children.map((c) => c.stop()));
+    step = "stopping Next.js";
     await next?.stop();
+    step = "closing the HTTP server";
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+    step = "stopping the job driver";
     await driver?.stop();
+    step = "stopping the front's reports";
     await front.stop();
+    step = "closing the database";
     await closeDb();
     await stopDatabase();
     process.exit(0);
@@ -100,6 +111,9 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
+
+/** Within this an orderly stop is done on a loaded machine (children's last reports, the database); past it, something hangs. */
+const SHUTDOWN_WITHIN_MS = 55_000;
 
 main().catch((err) => {
   console.error(err instanceof Error ? err.message : err);
