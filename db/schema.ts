@@ -151,6 +151,8 @@ export const sessions = pgTable(
     /** When its HLS playlist first worked (stream.started). */
     readyAt: ms("ready_at"),
     mediaNodeId: text("media_node_id"),
+    /** How its encoder reached the node: "rtmp", or "webrtc" (WHIP; viewers may then watch over WHEP). */
+    ingestProtocol: text("ingest_protocol"),
     /**
      * The fencing token of the node that runs the session: raised each time a node takes it
      * (a publish, a reconnect). A node may only write under, and report for, its own epoch.

@@ -10,7 +10,11 @@ import { MEDIA_OBJECT_KEY, MEDIA_PREFIX } from "@/lib/live/keys";
  * declarations (lib/api/operations.ts lists them with the rest), answered by lib/live/ingest.ts
  * and lib/live/nodes.ts. Both ends import this module; nothing here reaches the database.
  */
-export const PublishRequest = z.object({ streamKey: z.string().min(1).max(200), nodeId: z.string().min(1) });
+/** How an encoder reached a node: RTMP, or WebRTC (WHIP: the node then forwards it to WHEP viewers). */
+export const IngestProtocol = z.enum(["rtmp", "webrtc"]);
+export type IngestProtocol = z.infer<typeof IngestProtocol>;
+
+export const PublishRequest = z.object({ streamKey: z.string().min(1).max(200), nodeId: z.string().min(1), protocol: IngestProtocol.optional() });
 
 export const LiveTarget = z.object({ id: z.string(), name: z.string(), url: z.string(), profile: z.string(), videoOnly: z.boolean() });
 export type LiveTarget = z.infer<typeof LiveTarget>;

@@ -4,6 +4,7 @@ import {
   mediaNodeOperations as ops,
   type Heartbeat,
   type HeartbeatReply,
+  type IngestProtocol,
   type NodeBeat,
   type NodeBeatReply,
   type PublishGrant,
@@ -30,9 +31,9 @@ export class AppClient implements MediaStore {
   }
 
   /** The grant, or the reason the app refuses this publish. */
-  async publish(streamKey: string, nodeId: string): Promise<PublishGrant | { refused: string }> {
+  async publish(streamKey: string, nodeId: string, protocol: IngestProtocol): Promise<PublishGrant | { refused: string }> {
     try {
-      return await call(ops.authorizePublish, { body: { streamKey, nodeId } }, this.transport);
+      return await call(ops.authorizePublish, { body: { streamKey, nodeId, protocol } }, this.transport);
     } catch (err) {
       if (err instanceof ApiRequestError && err.status === 403) return { refused: err.messages[0] };
       throw err;

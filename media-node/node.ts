@@ -14,7 +14,7 @@ import type { MediaStore } from "./media-store";
 import { Feed, FeedDir } from "./feed";
 import { BitrateMeter } from "./bitrate-meter";
 import { VideoMeter } from "./video-meter";
-import { serveWhip, WhipIngest } from "./whip";
+import { serveWhip, WEBRTC_PUBLISHER, WhipIngest } from "./whip";
 
 /**
  * A media node: the RTMP server (node-media-server) that broadcasters publish
@@ -90,7 +90,8 @@ export async function startMediaNode(opts: MediaNodeOptions) {
     if (app_ !== "live" || !key) return cut();
     let grant;
     try {
-      grant = await app.publish(key, nodeId);
+      // A WebRTC publish's session (media-node/whip.ts) says so: its viewers may watch it over WHEP.
+      grant = await app.publish(key, nodeId, session.ip === WEBRTC_PUBLISHER ? "webrtc" : "rtmp");
     } catch (err) {
       console.error("[media] publish check failed:", (err as Error).message);
       return cut();

@@ -40,6 +40,9 @@ export interface WhipOptions {
   bindAddress?: string;
 }
 
+/** What a WebRTC publish's session gives as its address (node.ts tells the app the publish came over WebRTC). */
+export const WEBRTC_PUBLISHER = "webrtc";
+
 /** The publisher's side of a broadcast, as node.ts reads it from an RTMP connection. */
 class SessionLink extends EventEmitter {
   destroyed = false;
@@ -66,7 +69,7 @@ class WhipPublisher extends BaseSession {
   constructor(streamKey: string, onDestroy: () => void) {
     super();
     this.protocol = "flv";
-    this.ip = "webrtc";
+    this.ip = WEBRTC_PUBLISHER;
     this.streamApp = "live";
     this.streamName = streamKey;
     this.streamPath = `/live/${streamKey}`;

@@ -26,6 +26,8 @@ describe("WebRTC ingest (WHIP)", () => {
     assert.equal(video?.codec, "h264", JSON.stringify(seen.segment));
     assert.ok(video.width >= 320, JSON.stringify(seen.segment));
     assert.equal(seen.segment.find((s: { type: string }) => s.type === "audio")?.codec, "aac", "Opus becomes AAC for HLS");
+    assert.equal(seen.webrtcSource?.type, "html5/video/h264", "the playback info lists WebRTC, as Livepeer's does, while it is published over WebRTC");
+    assert.match(seen.webrtcSource.url, /\/webrtc\/[a-z0-9]+$/);
     assert.equal(seen.whep.status, 201, JSON.stringify(seen.whep));
     assert.equal(seen.whep.framed, true, `a WHEP viewer sees frames: ${JSON.stringify(seen.whep)}`);
     assert.ok(seen.whep.width >= 320 && seen.whep.frames > 10, JSON.stringify(seen.whep));

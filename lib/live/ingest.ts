@@ -10,7 +10,7 @@ import { notifyWebhooks } from "@/lib/webhooks/notify";
 import { conflict, Refusal } from "@/lib/errors";
 import { clearPushStates, recordPushState, type PushReport } from "@/lib/targets/live-state";
 import { liveSegmentStored } from "./dvr";
-import type { Heartbeat, HeartbeatReply, LiveTarget, PublishGrant, SegmentCounters, SessionEvent } from "@/lib/media-node-protocol";
+import type { Heartbeat, HeartbeatReply, IngestProtocol, LiveTarget, PublishGrant, SegmentCounters, SessionEvent } from "@/lib/media-node-protocol";
 
 /**
  * The app's side of live ingest: media nodes report what happens to a broadcast
@@ -74,7 +74,7 @@ export async function publishCheck(streamKey: string): Promise<{ streamId: strin
  * otherwise a session starts. Either way the session's epoch goes up: the node
  * that had it before is fenced off.
  */
-export async function authorizePublish(streamKey: string, nodeId: string): Promise<PublishGrant> {
+export async function authorizePublish(streamKey: string, nodeId: string, protocol: IngestProtocol = "rtmp"): Promise<PublishGrant> {
   const { stream, session, resumed } = await db().transaction(async (tx) => {
     const [stream] = await tx
       .select()
@@ -102,6 +102,7 @@ export async function authorizePublish(streamKey: string, nodeId: string): Promi
             endReason: null,
             lastSeen: now,
             mediaNodeId: nodeId,
+            ingestProtocol: protocol,
             epoch: sql`${sessions.epoch} + 1`,
             epochCounters: null,
             keyGeneration: stream.keyGeneration,
@@ -109,7 +110,7 @@ export async function authorizePublish(streamKey: string, nodeId: string): Promi
           .where(and(eq(sessions.id, latest.id), eq(sessions.isActive, false), eq(sessions.recordingStatus, "waiting")))
           .returning()
       : [];
-    const session = resumable ?? (await createSession(stream, { mediaNodeId: nodeId, epoch: 1 }, tx));
+    const session = resumable ?? (await createSession(stream, { mediaNodeId: nodeId, epoch: 1, ingestProtocol: protocol }, tx));
     await tx.update(streams).set({ lastSeen: now }).where(eq(streams.id, stream.id));
     return { stream, session, resumed: Boolean(resumable) };
   });

@@ -16,7 +16,7 @@ export const SAFE_NAME = /^[\w-]+(\.(m3u8|ts|mp4|m4s|jpg))?$/;
 /** The live session (and its current epoch) whose HLS works right now for a stream. */
 export async function liveSessionOf(streamId: string) {
   const [row] = await db()
-    .select({ sessionId: sessions.id, epoch: sessions.epoch, readyAt: sessions.readyAt })
+    .select({ sessionId: sessions.id, epoch: sessions.epoch, readyAt: sessions.readyAt, ingestProtocol: sessions.ingestProtocol })
     .from(sessions)
     .where(and(eq(sessions.parentId, streamId), eq(sessions.isActive, true)))
     .orderBy(desc(sessions.createdAt))

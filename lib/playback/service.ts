@@ -15,6 +15,8 @@ import type { DvrPlayback, PlaybackInfo, PlaybackSource, PlaybackType } from "./
 const HLS = { hrn: "HLS (TS)", type: "html5/application/vnd.apple.mpegurl" } as const;
 const MP4 = { hrn: "MP4", type: "html5/video/mp4" };
 const JPEG = { hrn: "Thumbnail (JPEG)", type: "image/jpeg" };
+/** Livepeer's WebRTC source: its player tries WHEP there first, and HLS when it answers 406 or shows nothing. */
+const WEBRTC = { hrn: "WebRTC (H264)", type: "html5/video/h264" };
 
 /** What a playback id names: a stream (live), or an asset once ready (a VOD or a recording). */
 export type Playable = { stream: StreamRow; asset?: undefined } | { asset: AssetRow; stream?: undefined };
@@ -72,6 +74,8 @@ async function liveSources(stream: StreamRow): Promise<PlaybackSource[]> {
   return [
     { ...HLS, url: `${origin}/hls/${stream.playbackId}/index.m3u8` },
     ...(thumbnail ? [{ ...JPEG, url: `${origin}/hls/${stream.playbackId}/thumbnail.jpg` }] : []),
+    // While it was published over WebRTC: viewers may watch it in under a second (WHEP).
+    ...(session.ingestProtocol === "webrtc" ? [{ ...WEBRTC, url: `${origin}/webrtc/${stream.playbackId}` }] : []),
   ];
 }
 

@@ -1,3 +1,4 @@
+import type { IngestProtocol } from "@/lib/media-node-protocol";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { db, type Database } from "@/db/client";
 import { assets, sessions, streams } from "@/db/schema";
@@ -83,7 +84,7 @@ export function sessionAsChildStream(row: SessionRow): Stream {
 /** Starts a session of a stream (in a transaction when given); it inherits the stream's record flag, profiles and reconnect window. */
 export async function createSession(
   stream: StreamRow,
-  node: { mediaNodeId?: string; epoch?: number } = {},
+  node: { mediaNodeId?: string; epoch?: number; ingestProtocol?: IngestProtocol } = {},
   tx: Pick<Database, "insert"> = db(),
 ): Promise<SessionRow> {
   const now = Date.now();

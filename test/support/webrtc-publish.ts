@@ -58,7 +58,9 @@ async function main() {
     seen.liveAfterMs = Date.now() - started;
 
     // Its HLS, as a player gets it.
-    const hls = (await api.get(`playback/${stream.playbackId}`)).body.meta.source.find((s: { hrn: string }) => s.hrn === "HLS (TS)").url as string;
+    const sources = (await api.get(`playback/${stream.playbackId}`)).body.meta.source as { hrn: string; type: string; url: string }[];
+    const hls = sources.find((s) => s.hrn === "HLS (TS)")!.url;
+    seen.webrtcSource = sources.find((s) => s.hrn === "WebRTC (H264)");
     const segment = await until(
       "a segment listed",
       async () => {
