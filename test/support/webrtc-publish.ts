@@ -79,18 +79,23 @@ async function main() {
     fs.writeFileSync(file, Buffer.from(await (await fetch(segment)).arrayBuffer()));
     seen.segment = (await ffprobe(file)).streams.map((s) => ({ type: s.codec_type, codec: s.codec_name, width: s.width, height: s.height }));
 
-    // What the browser sends after a few seconds of the node's bitrate requests.
-    await new Promise((r) => setTimeout(r, 6000));
-    seen.sending = await page.evaluate(async () => {
-      const stats = await (window as unknown as { pc: RTCPeerConnection }).pc.getStats();
-      const video = [...stats.values()].find((s) => s.type === "outbound-rtp" && s.kind === "video");
-      return {
-        frameWidth: video?.frameWidth,
-        targetBitrate: video?.targetBitrate,
-        pliCount: video?.pliCount,
-        state: (window as unknown as { pc: RTCPeerConnection }).pc.connectionState,
-      };
-    });
+    // What the browser sends once the node's bitrate requests (REMB) let it reach 720p (15 s at most).
+    const sending = () =>
+      page.evaluate(async () => {
+        const pc = (window as unknown as { pc: RTCPeerConnection }).pc;
+        const video = [...(await pc.getStats()).values()].find((s) => s.type === "outbound-rtp" && s.kind === "video");
+        return {
+          frameWidth: video?.frameWidth as number | undefined,
+          targetBitrate: video?.targetBitrate,
+          pliCount: video?.pliCount,
+          state: pc.connectionState,
+        };
+      });
+    const rampedFrom = Date.now();
+    seen.sending = await until("the browser sending 720p", async () => ((await sending()).frameWidth ?? 0) >= 1280 && sending(), 15_000, 500).catch(() =>
+      sending(),
+    );
+    seen.rampedAfterMs = Date.now() - rampedFrom;
 
     // A viewer over WHEP, at the playback id: the publisher's media forwarded as it arrives.
     const viewer = await browser.newPage();
@@ -122,7 +127,9 @@ async function main() {
         });
       });
       const firstFrameMs = Math.round(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 2000));
+      // Frames keep coming: a dozen within 10 s at most.
+      const deadline = performance.now() + 10_000;
+      while (video.getVideoPlaybackQuality().totalVideoFrames <= 12 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       return {
         status: 201,
         framed,
