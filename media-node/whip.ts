@@ -123,10 +123,11 @@ async function rtpPorts(): Promise<number> {
 }
 
 /**
- * An RTP packet as ffmpeg takes it: header extensions (which ffmpeg's depacketisers stumble on)
- * removed; undefined for a packet of padding alone (congestion probes carry nothing).
+ * An RTP packet as ffmpeg and WHEP viewers take it: header extensions (which ffmpeg's depacketisers
+ * stumble on, and which a viewer did not negotiate) removed; undefined for a packet of padding
+ * alone (congestion probes carry nothing).
  */
-export function forFfmpeg(packet: Buffer): Buffer | undefined {
+export function plainRtp(packet: Buffer): Buffer | undefined {
   if (packet.length < 12 || packet[0] >> 6 !== 2) return undefined;
   const csrcBytes = (packet[0] & 0x0f) * 4;
   const headerEnd = 12 + csrcBytes;
@@ -175,10 +176,6 @@ export class WhipIngest {
       ...(this.opts.portRange ? { portRangeBegin: this.opts.portRange.begin, portRangeEnd: this.opts.portRange.end } : {}),
       ...(this.opts.bindAddress ? { bindAddress: this.opts.bindAddress } : {}),
     });
-  }
-
-  get size() {
-    return this.sessions.size;
   }
 
   /**
@@ -235,7 +232,7 @@ export class WhipIngest {
       const to = ports[kind]!;
       track.onMessage((packet) => {
         if ((packet[1] & 0x7f) !== media.payloadType) return; // RTCP, retransmissions
-        const rtp = forFfmpeg(packet);
+        const rtp = plainRtp(packet);
         if (!rtp || ended) return;
         udp.send(rtp, to, "127.0.0.1");
         for (const viewer of published.viewers) viewer.forward(kind, rtp);

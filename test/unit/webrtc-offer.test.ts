@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { chooseFromOffer, ffmpegSdp, matchViewerOffer } from "@/media-node/sdp";
-import { asksForKeyframe, forFfmpeg } from "@/media-node/whip";
+import { asksForKeyframe, plainRtp } from "@/media-node/whip";
 
 /** The shape of Chromium's offer: VP8 first, H.264 in several profiles and both packetisation modes, Opus. */
 const CHROME_OFFER = [
@@ -48,15 +48,15 @@ test("a WHIP offer's formats: H.264 in mode 1 and the most widely decoded profil
   assert.match(sdp, /m=audio 40002 RTP\/AVP 111\na=rtpmap:111 opus\/48000\/2/);
 });
 
-test("RTP for ffmpeg: header extensions removed, packets of padding alone dropped", () => {
+test("RTP for ffmpeg and viewers: header extensions removed, packets of padding alone dropped", () => {
   const header = [0x90, 106, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3]; // V=2, X=1
   const extension = [0xbe, 0xde, 0, 1, 0x10, 0xff, 0, 0]; // one-byte extensions, one word
   const payload = [0x65, 1, 2, 3];
-  const out = forFfmpeg(Buffer.from([...header, ...extension, ...payload]))!;
+  const out = plainRtp(Buffer.from([...header, ...extension, ...payload]))!;
   assert.deepEqual([...out], [0x80, ...header.slice(1), ...payload]);
   const padding = Buffer.from([0xa0, 106, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4]); // P=1, 4 bytes of padding
-  assert.equal(forFfmpeg(padding), undefined);
-  assert.equal(forFfmpeg(Buffer.from([1, 2, 3])), undefined, "not RTP");
+  assert.equal(plainRtp(padding), undefined);
+  assert.equal(plainRtp(Buffer.from([1, 2, 3])), undefined, "not RTP");
 });
 
 test("a viewer's offer (WHEP) is matched to what the publisher sends: the same codec, H.264 in mode 1 and the publisher's profile first", () => {
