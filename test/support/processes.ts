@@ -1,3 +1,5 @@
+import fs from "node:fs";
+
 /** Whether a process of this machine still exists (signal 0 checks without sending anything). */
 export const alive = (pid: number) => {
   try {
@@ -7,3 +9,24 @@ export const alive = (pid: number) => {
     return false;
   }
 };
+
+/** Every process below `pid` (from /proc: children's parent ids). */
+export function descendants(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  const found: number[] = [];
+  for (let queue = [pid]; queue.length; ) {
+    const children = parents.get(queue.shift()!) ?? [];
+    found.push(...children);
+    queue.push(...children);
+  }
+  return found;
+}
