@@ -32,7 +32,12 @@ export default defineConfig({
       // Debian's Chromium headless shell (scripts/prerequisites.ts installs it); Playwright's own
       // browser download is not available offline.
       executablePath: process.env.CHROMIUM_PATH ?? CHROMIUM.bin,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+      args: [
+        ...["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+        // No WebRTC over UDP: its candidates would be this machine's other addresses, and tests send to loopback only.
+        // The player then finds no address for WebRTC and plays HLS at once (WebRTC playback: test/webrtc-ingest, in a namespace).
+        "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+      ],
     },
   },
 });

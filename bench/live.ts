@@ -98,7 +98,8 @@ async function liveRun(env: NodeJS.ProcessEnv, key: string, segmentS: number, st
     while (!startedAt && Date.now() - t0 < 30_000) await sleep(20);
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    await page.goto(`${app.url}/play/${stream.playbackId}`);
+    // HLS's glass-to-glass (the player would try WebRTC first; that is measured by test/webrtc-ingest).
+    await page.goto(`${app.url}/play/${stream.playbackId}?lowLatency=false`);
     await page.waitForFunction(() => {
       const v = document.querySelector("video");
       return v && v.currentTime > 1 && v.videoWidth > 0;

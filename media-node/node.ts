@@ -55,6 +55,8 @@ export async function startMediaNode(opts: MediaNodeOptions) {
   const scratchDir = await scratchFolder(path.join(opts.dataDir, "media"));
   const feeds = await FeedDir.create();
   const broadcasts = new Map<string, Broadcast>();
+  /** The same broadcasts by stream key, with their feeds: WHEP viewers watch them (whip.ts). */
+  const feedsByKey = new Map<string, { feed: Feed; audio: boolean }>();
 
   // No `store`: NMS would keep a JSON history of publishes, stream keys included, that nothing here reads.
   const nms = new NodeMediaServer({
@@ -127,9 +129,12 @@ export async function startMediaNode(opts: MediaNodeOptions) {
     };
     const live = new Broadcast(grant, publisher, { app, feed, scratchDir, store, segmentS: opts.segmentS, observe: opts.observe });
     broadcasts.set(session.id, live);
+    const watched = { feed, audio: publisher.info().audio !== "none" };
+    feedsByKey.set(key, watched);
     liveChanged();
     session.socket.once("close", () => {
       broadcasts.delete(session.id);
+      if (feedsByKey.get(key) === watched) feedsByKey.delete(key);
       liveChanged();
       void live.end();
     });
@@ -143,7 +148,14 @@ export async function startMediaNode(opts: MediaNodeOptions) {
   console.log(`media node ${nodeId}: RTMP on ${opts.rtmpHost}:${opts.rtmpPort}`);
 
   // WebRTC publishes become broadcasts of the same RTMP server (whip.ts): everything above applies.
-  const whip = opts.webrtc && new WhipIngest({ keyframeEveryS: opts.segmentS, portRange: opts.webrtc.udpPorts, bindAddress: opts.webrtc.host });
+  const whip =
+    opts.webrtc &&
+    new WhipIngest({
+      keyframeEveryS: opts.segmentS,
+      portRange: opts.webrtc.udpPorts,
+      bindAddress: opts.webrtc.host,
+      feedOf: (key) => feedsByKey.get(key),
+    });
   const signal = whip && (await serveWhip(whip, { host: opts.rtmpHost, port: opts.webrtc!.signalPort, secret: opts.secret }));
   const signalHost = opts.publicHost?.split(":")[0] ?? (opts.rtmpHost === "0.0.0.0" ? "127.0.0.1" : opts.rtmpHost);
   const webrtcUrl = signal && `http://${signalHost.includes(":") ? `[${signalHost}]` : signalHost}:${signal.port}`;
@@ -183,6 +195,8 @@ export async function startMediaNode(opts: MediaNodeOptions) {
 
   return {
     nodeId,
+    /** Its WebRTC sessions and counts, when it takes WebRTC. */
+    webrtcStats: () => whip?.stats(),
     async stop() {
       leaving = true;
       clearTimeout(heartbeat);

@@ -10,8 +10,11 @@ import Flv from "node-media-server/src/protocol/flv.js";
 import BroadcastServer from "node-media-server/src/server/broadcast_server.js";
 import BaseSession from "node-media-server/src/session/base_session.js";
 import { config } from "@/lib/config";
+import type { WebrtcStats } from "@/lib/metrics/media";
 import { spawnTied } from "@/lib/tied-process";
+import type { Feed } from "./feed";
 import { chooseFromOffer, ffmpegSdp, matchViewerOffer, type OfferChoice, type OfferedMedia } from "./sdp";
+import { RENDITION_FORMATS, WebrtcRendition } from "./webrtc-rendition";
 
 /**
  * WHIP ingest on a media node: a publisher's WebRTC (a browser, OBS 30+, any WHIP encoder) turned
@@ -38,7 +41,12 @@ export interface WhipOptions {
   portRange?: { begin: number; end: number };
   /** The address ICE binds and announces; else every interface's. */
   bindAddress?: string;
+  /** A broadcast live on this node by its stream key (its feed, whether it has audio): WHEP viewers of a publish not made over WebRTC watch a rendition of it. */
+  feedOf?: (streamKey: string) => { feed: Feed; audio: boolean } | undefined;
 }
+
+/** How long a rendition made for WHEP viewers runs on after its last viewer left (one reloading the page comes back). */
+const RENDITION_LINGER_MS = 15_000;
 
 /** What a WebRTC publish's session gives as its address (node.ts tells the app the publish came over WebRTC). */
 export const WEBRTC_PUBLISHER = "webrtc";
@@ -150,11 +158,17 @@ export interface WhipSession {
 
 type Kind = "video" | "audio";
 
-/** A WebRTC publish, as its viewers over WHEP receive it: its formats, its tracks (for keyframe requests), its viewers. */
-interface Published {
+/**
+ * What WHEP viewers of a stream on this node receive: a WebRTC publish as it arrives, or a
+ * rendition made for them of any other (webrtc-rendition.ts). Its formats, its viewers, and how a
+ * viewer's keyframe request reaches it.
+ */
+interface Source {
   choice: OfferChoice;
-  tracks: Map<Kind, Track>;
   viewers: Set<Viewer>;
+  keyframe(): void;
+  /** A viewer left. */
+  left?(): void;
 }
 
 interface Viewer {
@@ -164,9 +178,14 @@ interface Viewer {
 
 /** The WebRTC sessions of one media node: publishes (WHIP) and their viewers (WHEP). */
 export class WhipIngest {
+  private readonly counts = { receivedBytes: 0, sentBytes: 0, keyframeRequests: 0 };
   private readonly sessions = new Map<string, () => void>();
-  /** By stream key: the one publish of each stream on this node. */
-  private readonly published = new Map<string, Published>();
+  /** By stream key: the one publish of each stream on this node, when made over WebRTC. */
+  private readonly published = new Map<string, Source>();
+  /** By stream key: the renditions made for WHEP viewers of other publishes, while watched. */
+  private readonly renditions = new Map<string, Promise<{ source: Source; stop(): void }>>();
+  /** The same, once started. */
+  private readonly running = new Map<string, Source>();
 
   constructor(private readonly opts: WhipOptions) {}
 
@@ -205,7 +224,7 @@ export class WhipIngest {
     const publisher = new WhipPublisher(streamKey, () => end());
     ffmpeg.stdout!.on("data", (chunk: Buffer) => publisher.data(chunk));
 
-    const published: Published = { choice, tracks, viewers: new Set() };
+    const published: Source = { choice, viewers: new Set(), keyframe: () => tracks.get("video")?.requestKeyframe() };
     this.published.set(streamKey, published);
     let keyframes: NodeJS.Timeout | undefined;
     let ended = false;
@@ -231,6 +250,7 @@ export class WhipIngest {
       const media = choice[kind]!;
       const to = ports[kind]!;
       track.onMessage((packet) => {
+        this.counts.receivedBytes += packet.length;
         if ((packet[1] & 0x7f) !== media.payloadType) return; // RTCP, retransmissions
         const rtp = plainRtp(packet);
         if (!rtp || ended) return;
@@ -258,19 +278,19 @@ export class WhipIngest {
   }
 
   /**
-   * Answers a viewer's offer (WHEP) for a stream published here over WebRTC: its packets are
-   * forwarded as they arrive (payload type and SSRC made the viewer's), the viewer's keyframe
-   * requests go to the publisher, and a new viewer asks for one at once. Undefined when the stream
-   * is not published here over WebRTC, or the viewer cannot take its codecs.
+   * Answers a viewer's offer (WHEP) for a stream live on this node: its packets (the WebRTC
+   * publisher's, or the rendition's made for viewers) are forwarded as they arrive (payload type
+   * and SSRC made the viewer's); a WebRTC publisher is asked for a keyframe when a viewer joins or
+   * asks. Undefined when the stream is not live here, or the viewer cannot take its codecs.
    */
   async watch(streamKey: string, offerSdp: string): Promise<WhipSession | undefined> {
-    const source = this.published.get(streamKey);
+    const source = this.published.get(streamKey) ?? (await this.renditionOf(streamKey));
     if (!source) return undefined;
     const choice = matchViewerOffer(offerSdp, source.choice);
     if (!choice.video) return undefined;
     const id = randomBytes(16).toString("hex");
     const pc = this.peer(`whep-${id.slice(0, 8)}`);
-    const keyframe = () => source.tracks.get("video")?.requestKeyframe();
+    const keyframe = () => source.keyframe();
     const out = new Map<Kind, { track: Track; payloadType: number; ssrc: number }>();
     for (const kind of ["video", "audio"] as const) {
       const media = choice[kind];
@@ -282,7 +302,11 @@ export class WhipIngest {
       const track = pc.addTrack(description);
       if (kind === "video") {
         track.onOpen(keyframe);
-        track.onMessage((rtcp) => asksForKeyframe(rtcp) && keyframe());
+        track.onMessage((rtcp) => {
+          if (!asksForKeyframe(rtcp)) return;
+          this.counts.keyframeRequests++;
+          keyframe();
+        });
       }
       out.set(kind, { track, payloadType: media.payloadType, ssrc });
     }
@@ -292,7 +316,7 @@ export class WhipIngest {
       const copy = Buffer.from(rtp);
       copy[1] = (copy[1] & 0x80) | to.payloadType;
       copy.writeUInt32BE(to.ssrc, 8);
-      to.track.sendMessageBinary(copy);
+      if (to.track.sendMessageBinary(copy)) this.counts.sentBytes += copy.length;
     };
     let ended = false;
     const end = () => {
@@ -300,6 +324,7 @@ export class WhipIngest {
       ended = true;
       clearTimeout(connectTimer);
       source.viewers.delete(viewer);
+      source.left?.();
       this.sessions.delete(id);
       for (const { track } of out.values()) track.close();
       pc.close();
@@ -314,6 +339,51 @@ export class WhipIngest {
     return { id, answer: await answerOf(pc, offerSdp, end) };
   }
 
+  /**
+   * The rendition WHEP viewers of a publish not made over WebRTC watch: started by the first
+   * viewer, shared by the others, stopped RENDITION_LINGER_MS after the last left or when the
+   * broadcast ends (its feed closes: ffmpeg exits), and every viewer's session with it.
+   */
+  private async renditionOf(streamKey: string): Promise<Source | undefined> {
+    const running = this.renditions.get(streamKey);
+    if (running) return (await running)?.source;
+    const live = this.opts.feedOf?.(streamKey);
+    if (!live) return undefined;
+    let linger: NodeJS.Timeout | undefined;
+    const source: Source = {
+      choice: RENDITION_FORMATS,
+      viewers: new Set(),
+      keyframe: () => {}, // one every second regardless (webrtc-rendition.ts)
+      left: () => {
+        clearTimeout(linger);
+        if (!source.viewers.size) linger = setTimeout(() => source.viewers.size || rendition.stop(), RENDITION_LINGER_MS);
+      },
+    };
+    const ended = () => {
+      clearTimeout(linger);
+      if (this.renditions.get(streamKey) === starting) this.renditions.delete(streamKey);
+      if (this.running.get(streamKey) === source) this.running.delete(streamKey);
+      for (const viewer of source.viewers) viewer.end();
+    };
+    const forward = (kind: Kind, rtp: Buffer) => {
+      for (const viewer of source.viewers) viewer.forward(kind, rtp);
+    };
+    let rendition: WebrtcRendition;
+    const starting = WebrtcRendition.start(live.feed, live.audio, forward, ended).then(
+      (started) => {
+        rendition = started;
+        this.running.set(streamKey, source);
+        return { source, stop: () => started.stop() };
+      },
+      (err: Error) => {
+        ended();
+        throw err;
+      },
+    );
+    this.renditions.set(streamKey, starting);
+    return (await starting).source;
+  }
+
   /** Ends a session (the publisher's DELETE); false when there is none by that id. */
   end(id: string): boolean {
     const end = this.sessions.get(id);
@@ -321,8 +391,19 @@ export class WhipIngest {
     return Boolean(end);
   }
 
+  stats(): WebrtcStats {
+    const published = [...this.published.values()];
+    const viewers = published.reduce((n, p) => n + p.viewers.size, 0) + [...this.running.values()].reduce((n, r) => n + r.viewers.size, 0);
+    return { publishers: published.length, viewers, renditions: this.running.size, ...this.counts };
+  }
+
   endAll() {
     for (const end of [...this.sessions.values()]) end();
+    for (const starting of this.renditions.values())
+      void starting.then(
+        (r) => r.stop(),
+        () => {},
+      );
   }
 }
 

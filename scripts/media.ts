@@ -4,7 +4,7 @@ import { usePrivateDataDir } from "@/lib/data-dir";
 import { dropOutputWithoutReader } from "@/lib/process-output";
 import { startMediaNode } from "@/media-node/node";
 import { objects } from "@/lib/storage";
-import { ffmpegRestarts, liveRenditions, nodeSessions, renditionsDropped, segmentWriteSeconds, startMetricsServer } from "@/lib/metrics/media";
+import { ffmpegRestarts, liveRenditions, nodeSessions, readWebrtcFrom, renditionsDropped, segmentWriteSeconds, startMetricsServer } from "@/lib/metrics/media";
 
 /**
  * `npm run media`: a media node (RTMP ingest, transcoding, recording, multistream).
@@ -43,6 +43,7 @@ async function main() {
       },
     },
   });
+  readWebrtcFrom(node.webrtcStats);
   const metrics = cfg.METRICS_PORT ? await startMetricsServer(cfg.METRICS_PORT, cfg.METRICS_TOKEN) : undefined;
   if (metrics) console.log(`media node metrics on :${metrics.port}/metrics`);
   let stopping = false;

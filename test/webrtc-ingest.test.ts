@@ -35,13 +35,26 @@ describe("WebRTC ingest (WHIP)", () => {
     assert.equal(seen.ended, true);
     assert.equal(seen.dashboardLive, true, "the stream page's “Go live from this browser” goes live");
     assert.equal(seen.dashboardEnded, true, "and its Stop ends the broadcast");
+    assert.match(seen.rtmpWebrtcSource?.url ?? "", /\/webrtc\/[a-z0-9]+$/, "an RTMP publish is listed for WebRTC too");
+    for (const whep of [seen.rtmpWhep, seen.rtmpWhepAgain]) {
+      assert.equal(whep.status, 201, JSON.stringify(whep));
+      assert.equal(whep.framed, true, `a WHEP viewer of an RTMP publish (B-frames, AAC) sees frames: ${JSON.stringify(whep)}`);
+      assert.ok(whep.width === 640 && whep.frames > 12, JSON.stringify(whep));
+      assert.ok(whep.audioPackets > 0, `and hears it (Opus): ${JSON.stringify(whep)}`);
+    }
+    assert.equal(seen.metrics.renditions, 1, `the node's /metrics: the rendition for WebRTC viewers runs on a while: ${JSON.stringify(seen.metrics)}`);
+    assert.ok(seen.metrics.sentBytes > 100_000, `and counts what it sent them: ${JSON.stringify(seen.metrics)}`);
+    assert.match(seen.player.webrtc.label, /^WebRTC · \d/, `Castline's player plays it over WebRTC and says how far behind: ${JSON.stringify(seen.player)}`);
+    assert.match(seen.player.hls.label, /^HLS/, `?lowLatency=false plays HLS: ${JSON.stringify(seen.player)}`);
     console.log(
       `live ${seen.liveAfterMs} ms and playable ${seen.playableAfterMs} ms after the offer; the browser sends ${JSON.stringify(seen.sending)}; ` +
-        `(720p ${seen.rampedAfterMs} ms after the HLS checks); a WHEP viewer's first frame ${seen.whep.firstFrameMs} ms after its offer (${seen.whep.width} wide)`,
+        `(720p ${seen.rampedAfterMs} ms after the HLS checks); a WHEP viewer's first frame ${seen.whep.firstFrameMs} ms after its offer (${seen.whep.width} wide); ` +
+        `of an RTMP publish, ${seen.rtmpWhep.firstFrameMs} ms (the rendition starting) and ${seen.rtmpWhepAgain.firstFrameMs} ms (running); ` +
+        `the player: ${JSON.stringify(seen.player)}`,
     );
   });
 
-  test("refused before any media: an unknown key 404, a suspended stream 403, not SDP 415; WHEP of a stream not live over WebRTC 406 (play HLS), of a gated one without a token 401", async () => {
+  test("refused before any media: an unknown key 404, a suspended stream 403, not SDP 415; WHEP of a stream not live 406 (play HLS), of a gated one without a token 401", async () => {
     const api = await newAccount();
     const stream = (await api.post("stream", { name: "whip refusals" })).body;
     const offer = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:0\r\na=sendonly\r\na=rtpmap:96 H264/90000\r\n";
@@ -52,7 +65,7 @@ describe("WebRTC ingest (WHIP)", () => {
     assert.equal((await post(`/webrtc/${stream.streamKey}`, "{}", { "content-type": "application/json" })).status, 415);
     assert.equal((await post(`/webrtc/${stream.streamKey}`, "not sdp")).status, 400);
     const playback = await post(`/webrtc/${stream.playbackId}`);
-    assert.equal(playback.status, 406, "WHEP of a stream not live over WebRTC: Livepeer's player then plays HLS");
+    assert.equal(playback.status, 406, "WHEP of a stream not live: Livepeer's player then plays HLS");
     const gated = (await api.post("stream", { name: "whep gated", playbackPolicy: { type: "jwt" } })).body;
     assert.equal((await post(`/webrtc/${gated.playbackId}`)).status, 401, "WHEP is gated as HLS is: no token, no answer");
     const preflight = await fetch(`${BASE}/webrtc/${stream.streamKey}`, {

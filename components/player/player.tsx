@@ -18,6 +18,8 @@ export interface PlayerProps {
   title?: string;
   /** The keyboard shortcuts work while nothing on the page has focus: set where the player is the whole page. */
   pageShortcuts?: boolean;
+  /** A live stream plays over WebRTC where it can (HLS within seconds where not); false: HLS only (Livepeer's Player prop). */
+  lowLatency?: boolean;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface PlayerProps {
  * recorded. Fills its positioned parent; no cookies, no dashboard code, so it also works
  * inside an iframe on any site.
  */
-export function Player({ playbackId, autoPlay = true, muted = true, className = "", credential, title, pageShortcuts }: PlayerProps) {
+export function Player({ playbackId, autoPlay = true, muted = true, className = "", credential, title, pageShortcuts, lowLatency = true }: PlayerProps) {
   const { playback, refresh } = usePlayback(playbackId, credential);
   const replay = useChosenReplay(playback);
   const status = replay.src ? "replay" : playback.status;
@@ -51,6 +53,7 @@ export function Player({ playbackId, autoPlay = true, muted = true, className = 
           autoPlay={autoPlay}
           muted={muted}
           onFatal={refresh}
+          webrtc={lowLatency ? playback.webrtc : undefined}
         />
       ) : replay.src ? (
         // Asked for with a click: it starts at once, with sound.

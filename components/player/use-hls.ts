@@ -31,6 +31,8 @@ export interface HlsEngine {
   selectQuality: (index: number) => void;
   /** The position a live stream should play at (a few segments behind the newest). */
   liveEdge: () => number | null;
+  /** How far behind the newest media the viewer plays (s), as hls.js estimates it; null before it knows or without hls.js. */
+  latencyS: () => number | null;
 }
 
 // Live playlists are a sliding window of six ~2 s segments: play three segments behind
@@ -88,7 +90,12 @@ export function toQualities(levels: Level[]): Quality[] {
 export function useHls(
   videoRef: RefObject<HTMLVideoElement | null>,
   src: string,
-  { live, format = "hls", onFatal }: { live: boolean; format?: MediaFormat; onFatal?: () => void },
+  {
+    live,
+    format = "hls",
+    onFatal,
+    enabled = true,
+  }: { live: boolean; format?: MediaFormat; onFatal?: () => void /** false while the element plays something else (WebRTC) */; enabled?: boolean },
 ): HlsEngine {
   const hlsRef = useRef<Hls | null>(null);
   const srcRef = useRef(src);
@@ -112,7 +119,7 @@ export function useHls(
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-attached when the media changes, not its token (src is read through srcRef)
   useEffect(() => {
     const element = videoRef.current;
-    if (!element) return;
+    if (!element || !enabled) return;
     const video: HTMLVideoElement = element;
     let disposed = false;
     let failures = 0;
@@ -264,7 +271,7 @@ export function useHls(
       setCurrent(-1);
       setReconnecting(false);
     };
-  }, [videoRef, media, live, format]);
+  }, [videoRef, media, live, format, enabled]);
 
   const selectQuality = useCallback((index: number) => {
     selectedRef.current = index;
@@ -281,5 +288,10 @@ export function useHls(
     return seekable?.length ? Math.max(seekable.start(0), seekable.end(seekable.length - 1) - 6) : null;
   }, [videoRef]);
 
-  return { qualities, selected, current, reconnecting, unsupported, selectQuality, liveEdge };
+  const latencyS = useCallback(() => {
+    const latency = hlsRef.current?.latency;
+    return latency ? latency : null;
+  }, []);
+
+  return { qualities, selected, current, reconnecting, unsupported, selectQuality, liveEdge, latencyS };
 }

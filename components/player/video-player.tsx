@@ -19,6 +19,7 @@ import { QualityMenu } from "./quality-menu";
 import { SeekPreview } from "./seek-preview";
 import { SpeedMenu } from "./speed-menu";
 import { useHls } from "./use-hls";
+import { useWhep } from "./use-whep";
 import { useAutoHide, useFullscreen, useMediaState, usePictureInPicture } from "./use-media";
 
 export interface VideoPlayerProps {
@@ -38,6 +39,15 @@ export interface VideoPlayerProps {
   muted?: boolean;
   /** The media stopped loading (the player retries by itself). */
   onFatal?: () => void;
+  /** A live stream's WebRTC (WHEP) URL: tried first, HLS (`src`) if it does not play within seconds. */
+  webrtc?: string;
+}
+
+/** The live badge's mode and how far behind the broadcast the viewer is, e.g. "WebRTC · 180 ms", "HLS · 6.2 s". */
+function modeLabel(mode: string, latencyS: number | null | undefined) {
+  if (latencyS === null || latencyS === undefined) return mode;
+  if (latencyS < 1) return `${mode} · ${Math.round(latencyS * 1000)} ms`;
+  return `${mode} · ${latencyS < 10 ? latencyS.toFixed(1) : Math.round(latencyS)} s`;
 }
 
 /** Further behind the live edge than this (seconds) and the LIVE badge offers to catch up. */
@@ -63,6 +73,7 @@ export function VideoPlayer({
   autoPlay = true,
   muted = true,
   onFatal,
+  webrtc,
 }: VideoPlayerProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -72,7 +83,8 @@ export function VideoPlayer({
     if (videoRef.current) videoRef.current.muted = videoRef.current.defaultMuted = muted;
   }, [muted]);
 
-  const engine = useHls(videoRef, src, { live, format, onFatal });
+  const rtc = useWhep(videoRef, live ? webrtc : undefined);
+  const engine = useHls(videoRef, src, { live, format, onFatal, enabled: rtc.mode === "hls" });
   const media = useMediaState(videoRef);
   const captions = useCaptions(videoRef);
   const fullscreen = useFullscreen(rootRef, videoRef);
@@ -280,6 +292,16 @@ export function VideoPlayer({
               <span className={`size-1.5 rounded-full ${behindLive ? "bg-zinc-300" : "animate-pulse bg-white"}`} />
               LIVE
             </button>
+          )}
+          {live && rtc.mode !== "connecting" && (
+            <span
+              data-testid="playback-mode"
+              data-mode={rtc.mode}
+              title={rtc.mode === "webrtc" ? "Playing over WebRTC: under a second behind the broadcast" : "Playing over HLS"}
+              className={`shrink-0 rounded-md bg-black/55 px-2 py-1 text-xs font-medium text-white/90 tabular-nums shadow-md transition-opacity duration-300 ${showControls ? "opacity-100" : "opacity-0"}`}
+            >
+              {modeLabel(rtc.mode === "webrtc" ? "WebRTC" : "HLS", rtc.mode === "webrtc" ? rtc.latencyS : engine.latencyS())}
+            </span>
           )}
           {title && (
             <h1

@@ -14,7 +14,7 @@ export type { PlaybackInfo, PlaybackType };
 
 /** Where a playback ID stands for a viewer right now. */
 export type Playback =
-  | { status: "ready"; type: PlaybackType; live: boolean; src: string; format: MediaFormat; thumbnails?: string; poster?: string }
+  | { status: "ready"; type: PlaybackType; live: boolean; src: string; format: MediaFormat; thumbnails?: string; poster?: string; webrtc?: string }
   | { status: "offline"; type: PlaybackType }
   /** A stream between broadcasts whose latest one was recorded: its replay (HLS) can be watched. */
   | { status: "ended"; type: PlaybackType; replay: string }
@@ -55,6 +55,8 @@ export function withToken(url: string, token: string): string {
 /** HLS goes through hls.js (or Safari's own); a plain file (MP4) straight to the video element. */
 export type MediaFormat = "hls" | "file";
 
+/** Livepeer's WebRTC source ("WebRTC (H264)", html5/video/h264): a WHEP URL, not a file. */
+const isWebrtc = (s: PlaybackSource) => /^WebRTC/i.test(s.hrn) || s.type === "html5/video/h264";
 const isHls = (s: PlaybackSource) => /mpegurl/i.test(s.type) || /^HLS/i.test(s.hrn) || /\.m3u8(\?|$)/.test(s.url);
 
 /** HLS when offered (adaptive, with a quality menu), else the first video file. */
@@ -63,7 +65,7 @@ export function pickSource(info: PlaybackInfo): { src: string; format: MediaForm
   const hls = sources.find(isHls);
   if (hls) return { src: hls.url, format: "hls" };
   // A thumbnail is listed too, but is nothing to play.
-  const file = sources.find((s) => !/^image\//.test(s.type));
+  const file = sources.find((s) => !/^image\//.test(s.type) && !isWebrtc(s));
   return file && { src: file.url, format: "file" };
 }
 
@@ -80,7 +82,9 @@ export function toPlayback(info: PlaybackInfo): Playback {
   const thumbnails = info.meta.source?.find((s) => s.hrn === "Thumbnails" && /vtt/i.test(s.type))?.url;
   // An asset's poster; a live stream's latest frame.
   const poster = info.meta.source?.find((s) => /^image\//.test(s.type))?.url;
-  return { status: "ready", type: info.type, live, ...source, ...(thumbnails && { thumbnails }), ...(poster && { poster }) };
+  // A live stream's WHEP URL, which the player tries first.
+  const webrtc = live ? info.meta.source?.find(isWebrtc)?.url : undefined;
+  return { status: "ready", type: info.type, live, ...source, ...(thumbnails && { thumbnails }), ...(poster && { poster }), ...(webrtc && { webrtc }) };
 }
 
 /** Resolves a playback ID for a viewer; throws when the server cannot be reached or fails (worth retrying). */

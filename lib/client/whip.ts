@@ -21,6 +21,21 @@ export class WhipRefused extends Error {
 /** How long the browser may take to find its addresses before the offer goes with what it has. */
 const GATHER_WITHIN_MS = 3000;
 
+/** The offer once the browser found its addresses (non-trickle, as WHIP and WHEP servers take it). */
+export async function gatheredOffer(pc: RTCPeerConnection, withinMs = GATHER_WITHIN_MS): Promise<string> {
+  await pc.setLocalDescription(await pc.createOffer());
+  await new Promise<void>((resolve) => {
+    if (pc.iceGatheringState === "complete") return resolve();
+    const timer = setTimeout(resolve, withinMs);
+    pc.addEventListener("icegatheringstatechange", () => {
+      if (pc.iceGatheringState !== "complete") return;
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  return pc.localDescription!.sdp;
+}
+
 export async function publishOverWhip(url: string, streamKey: string, media: MediaStream, maxKbps?: number): Promise<WhipPublish> {
   const pc = new RTCPeerConnection();
   for (const track of media.getTracks()) {
@@ -31,20 +46,10 @@ export async function publishOverWhip(url: string, streamKey: string, media: Med
       await sender.setParameters(params).catch(() => undefined);
     }
   }
-  await pc.setLocalDescription(await pc.createOffer());
-  await new Promise<void>((resolve) => {
-    if (pc.iceGatheringState === "complete") return resolve();
-    const timer = setTimeout(resolve, GATHER_WITHIN_MS);
-    pc.addEventListener("icegatheringstatechange", () => {
-      if (pc.iceGatheringState !== "complete") return;
-      clearTimeout(timer);
-      resolve();
-    });
-  });
   const res = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/sdp", authorization: `Bearer ${streamKey}` },
-    body: pc.localDescription!.sdp,
+    body: await gatheredOffer(pc),
   });
   const text = await res.text();
   if (res.status !== 201) {

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNull, type SQL } from "drizzle-orm";
 import { text } from "node:stream/consumers";
 import { db } from "@/db/client";
-import { assets, recordingSegments, sessions, streams } from "@/db/schema";
+import { assets, mediaNodes, recordingSegments, sessions, streams } from "@/db/schema";
 import type { GatedContent } from "@/lib/access/gate";
 import { recordingContent } from "@/lib/access/recording";
 import { assetHlsUrl } from "@/lib/assets/service";
@@ -13,15 +13,21 @@ import { liveKey, recordingKey } from "./keys";
 /** Names a URL may use for a part of a live or recording path. */
 export const SAFE_NAME = /^[\w-]+(\.(m3u8|ts|mp4|m4s|jpg))?$/;
 
-/** The live session (and its current epoch) whose HLS works right now for a stream. */
+/**
+ * The live session (and its current epoch) whose HLS works right now for a stream, and whether
+ * the media node holding it plays it over WebRTC too (WHEP).
+ */
 export async function liveSessionOf(streamId: string) {
   const [row] = await db()
-    .select({ sessionId: sessions.id, epoch: sessions.epoch, readyAt: sessions.readyAt, ingestProtocol: sessions.ingestProtocol })
+    .select({ sessionId: sessions.id, epoch: sessions.epoch, readyAt: sessions.readyAt, nodeWebrtcUrl: mediaNodes.webrtcUrl })
     .from(sessions)
+    .leftJoin(mediaNodes, eq(mediaNodes.id, sessions.mediaNodeId))
     .where(and(eq(sessions.parentId, streamId), eq(sessions.isActive, true)))
     .orderBy(desc(sessions.createdAt))
     .limit(1);
-  return row?.readyAt ? row : undefined;
+  if (!row?.readyAt) return undefined;
+  const { nodeWebrtcUrl, ...session } = row;
+  return { ...session, webrtc: nodeWebrtcUrl !== null };
 }
 
 export async function streamForPlayback(playbackId: string) {

@@ -45,6 +45,54 @@ export const nodeSessions = new Gauge({
   registers: [registry],
 });
 
+/** What a node's WebRTC does (media-node/whip.ts): sessions now, and counts since it started. */
+export interface WebrtcStats {
+  publishers: number;
+  viewers: number;
+  /** Renditions made for WHEP viewers of publishes not made over WebRTC, running now. */
+  renditions: number;
+  receivedBytes: number;
+  sentBytes: number;
+  /** Viewers' keyframe requests (PLI, FIR). */
+  keyframeRequests: number;
+}
+
+/** Read at scrape time from the node's WebRTC. */
+let webrtcStats: () => WebrtcStats | undefined = () => undefined;
+export const readWebrtcFrom = (read: typeof webrtcStats) => void (webrtcStats = read);
+
+const webrtcGauge = (name: string, help: string, read: (s: WebrtcStats) => number) =>
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const stats = webrtcStats();
+      if (stats) this.set(read(stats));
+    },
+  });
+webrtcGauge("castline_webrtc_publishers", "WebRTC (WHIP) publishes on this node now", (s) => s.publishers);
+webrtcGauge("castline_webrtc_viewers", "WebRTC (WHEP) viewers on this node now", (s) => s.viewers);
+webrtcGauge("castline_webrtc_renditions", "Renditions made for WebRTC viewers of RTMP publishes, running now", (s) => s.renditions);
+/** A count the node keeps since it started, brought up to date at scrape time. */
+const webrtcCounter = (name: string, help: string, read: (s: WebrtcStats) => number) => {
+  let counted = 0;
+  return new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const stats = webrtcStats();
+      if (!stats || read(stats) <= counted) return;
+      this.inc(read(stats) - counted);
+      counted = read(stats);
+    },
+  });
+};
+webrtcCounter("castline_webrtc_received_bytes_total", "Bytes received from WebRTC publishers (RTP and RTCP)", (s) => s.receivedBytes);
+webrtcCounter("castline_webrtc_sent_bytes_total", "Media bytes sent to WebRTC viewers", (s) => s.sentBytes);
+webrtcCounter("castline_webrtc_keyframe_requests_total", "Keyframe requests (PLI, FIR) from WebRTC viewers", (s) => s.keyframeRequests);
+
 /** Read at scrape time, as media_nodes.cpu_load is defined: nobody needs to set it. */
 export const nodeCpuLoad = new Gauge({
   name: "castline_node_cpu_load",

@@ -74,8 +74,8 @@ async function liveSources(stream: StreamRow): Promise<PlaybackSource[]> {
   return [
     { ...HLS, url: `${origin}/hls/${stream.playbackId}/index.m3u8` },
     ...(thumbnail ? [{ ...JPEG, url: `${origin}/hls/${stream.playbackId}/thumbnail.jpg` }] : []),
-    // While it was published over WebRTC: viewers may watch it in under a second (WHEP).
-    ...(session.ingestProtocol === "webrtc" ? [{ ...WEBRTC, url: `${origin}/webrtc/${stream.playbackId}` }] : []),
+    // Held by a node that plays WebRTC: viewers may watch it in under a second (WHEP).
+    ...(session.webrtc ? [{ ...WEBRTC, url: `${origin}/webrtc/${stream.playbackId}` }] : []),
   ];
 }
 

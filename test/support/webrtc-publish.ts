@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { spawn } from "node:child_process";
+import { type Browser, chromium } from "playwright-core";
 import { freePort } from "@/lib/net/free-port";
 import { startAppProcess } from "../../scripts/app-process";
 import { CHROMIUM_WEBRTC } from "../../scripts/prerequisites";
@@ -24,6 +25,7 @@ async function main() {
     RTMP_PORT: String(await freePort()),
     MEDIA_NODE: "true",
     WEBRTC_HOST: "127.0.0.1",
+    METRICS_PORT: String(await freePort()),
   };
   delete env.DATABASE_URL; // the embedded one, in this namespace
   const app = await startAppProcess(env);
@@ -98,9 +100,93 @@ async function main() {
     seen.rampedAfterMs = Date.now() - rampedFrom;
 
     // A viewer over WHEP, at the playback id: the publisher's media forwarded as it arrives.
-    const viewer = await browser.newPage();
-    await viewer.goto(`${app.url}/api/health`);
-    seen.whep = await viewer.evaluate(async (playbackId) => {
+    seen.whep = await watchOverWhep(browser, app.url, stream.playbackId);
+
+    const location = (seen.publish as { location: string }).location;
+    seen.deleteStatus = (await fetch(new URL(location, app.url), { method: "DELETE" })).status;
+    await until("the stream idle", async () => (await api.get(`stream/${stream.id}`)).body.isActive === false, 30_000);
+    seen.ended = true;
+
+    // The creator goes live from the dashboard's stream page, and stops there.
+    const other = (await api.post("stream", { name: "from the dashboard" })).body;
+    const [name, value] = api.cookie.split(/=(.*)/s);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addCookies([{ name, value, url: app.url }]);
+    const dashboard = await context.newPage();
+    await dashboard.goto(`${app.url}/streams/${other.id}`);
+    const card = dashboard.locator("#browser-broadcast");
+    await card.getByRole("button", { name: "Turn on camera" }).click();
+    await card.getByRole("button", { name: "Go live" }).click();
+    await card.getByRole("button", { name: "Stop broadcast" }).waitFor({ timeout: 30_000 });
+    await until("the dashboard's stream live", async () => (await api.get(`stream/${other.id}`)).body.isActive === true, 30_000);
+    seen.dashboardLive = true;
+    if (process.env.SCREENSHOT_DIR) await dashboard.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, "browser-broadcast.png"), fullPage: true });
+    await card.getByRole("button", { name: "Stop broadcast" }).click();
+    await until("the dashboard's stream idle", async () => (await api.get(`stream/${other.id}`)).body.isActive === false, 30_000);
+    seen.dashboardEnded = await card.getByRole("button", { name: "Turn on camera" }).isVisible();
+
+    // An RTMP publish with B-frames (x264's default) and AAC, watched over WHEP: a rendition made for WebRTC.
+    const rtmp = (await api.post("stream", { name: "rtmp, watched over webrtc" })).body;
+    const encoder = spawn(
+      "ffmpeg",
+      ["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi", "-i", "sine=frequency=440"]
+        .concat(["-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "60", "-pix_fmt", "yuv420p", "-c:a", "aac", "-t", "120"])
+        .concat(["-f", "flv", `rtmp://127.0.0.1:${env.RTMP_PORT}/live/${rtmp.streamKey}`]),
+      { stdio: "ignore" },
+    );
+    try {
+      const sourceOf = async () =>
+        ((await api.get(`playback/${rtmp.playbackId}`)).body.meta?.source as { hrn: string; url: string }[] | undefined)?.find(
+          (s) => s.hrn === "WebRTC (H264)",
+        );
+      seen.rtmpWebrtcSource = await until("the RTMP stream's playback info to list WebRTC", sourceOf, 60_000);
+      seen.rtmpWhep = await watchOverWhep(browser, app.url, rtmp.playbackId);
+      seen.rtmpWhepAgain = await watchOverWhep(browser, app.url, rtmp.playbackId);
+      // The node's metrics: the rendition runs on a while after its viewers left, and what was sent is counted.
+      const metrics = await (await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`)).text();
+      const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(metrics)?.[1]);
+      seen.metrics = { renditions: value("castline_webrtc_renditions"), sentBytes: value("castline_webrtc_sent_bytes_total") };
+
+      // Castline's player: WebRTC first where it can; `?lowLatency=false` plays HLS.
+      const player = await browser.newPage();
+      const modes: Record<string, unknown> = {};
+      seen.player = modes;
+      for (const [query, mode] of [
+        ["", "webrtc"],
+        ["?lowLatency=false", "hls"],
+      ]) {
+        const started = Date.now();
+        await player.goto(`${app.url}/play/${rtmp.playbackId}${query}`);
+        const badge = player.getByTestId("playback-mode");
+        await badge.and(player.locator(`[data-mode="${mode}"]`)).waitFor({ state: "attached", timeout: 20_000 });
+        await until(
+          "the player's video to move",
+          async () => (await player.getByTestId("player-video").evaluate((v: HTMLVideoElement) => v.getVideoPlaybackQuality().totalVideoFrames)) > 12,
+          20_000,
+        );
+        modes[mode] = { label: await badge.textContent(), playingAfterMs: Date.now() - started };
+        if (process.env.SCREENSHOT_DIR) await player.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, `player-${mode}.png`) });
+      }
+      await player.close();
+    } finally {
+      encoder.kill("SIGKILL");
+    }
+  } catch (err) {
+    seen.error = err instanceof Error ? err.message : String(err);
+  } finally {
+    await browser.close();
+    await app.stop().catch(() => undefined);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(`RESULT ${JSON.stringify(seen)}`);
+}
+
+/** A viewer over WHEP in a page of its own: the offer, the first frame's time after it, and frames coming on. */
+async function watchOverWhep(browser: Browser, origin: string, playbackId: string) {
+  const viewer = await browser.newPage();
+  await viewer.goto(`${origin}/api/health`);
+  try {
+    return await viewer.evaluate(async (playbackId) => {
       const pc = new RTCPeerConnection();
       pc.addTransceiver("video", { direction: "recvonly" });
       pc.addTransceiver("audio", { direction: "recvonly" });
@@ -130,47 +216,20 @@ async function main() {
       // Frames keep coming: a dozen within 10 s at most.
       const deadline = performance.now() + 10_000;
       while (video.getVideoPlaybackQuality().totalVideoFrames <= 12 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const audio = [...(await pc.getStats()).values()].find((s) => s.type === "inbound-rtp" && s.kind === "audio");
       return {
         status: 201,
         framed,
         firstFrameMs,
         width: video.videoWidth,
         frames: video.getVideoPlaybackQuality().totalVideoFrames,
+        audioPackets: (audio?.packetsReceived as number | undefined) ?? 0,
         location: res.headers.get("location"),
       };
-    }, stream.playbackId);
-    await viewer.close();
-
-    const location = (seen.publish as { location: string }).location;
-    seen.deleteStatus = (await fetch(new URL(location, app.url), { method: "DELETE" })).status;
-    await until("the stream idle", async () => (await api.get(`stream/${stream.id}`)).body.isActive === false, 30_000);
-    seen.ended = true;
-
-    // The creator goes live from the dashboard's stream page, and stops there.
-    const other = (await api.post("stream", { name: "from the dashboard" })).body;
-    const [name, value] = api.cookie.split(/=(.*)/s);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies([{ name, value, url: app.url }]);
-    const dashboard = await context.newPage();
-    await dashboard.goto(`${app.url}/streams/${other.id}`);
-    const card = dashboard.locator("#browser-broadcast");
-    await card.getByRole("button", { name: "Turn on camera" }).click();
-    await card.getByRole("button", { name: "Go live" }).click();
-    await card.getByRole("button", { name: "Stop broadcast" }).waitFor({ timeout: 30_000 });
-    await until("the dashboard's stream live", async () => (await api.get(`stream/${other.id}`)).body.isActive === true, 30_000);
-    seen.dashboardLive = true;
-    if (process.env.SCREENSHOT_DIR) await dashboard.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, "browser-broadcast.png"), fullPage: true });
-    await card.getByRole("button", { name: "Stop broadcast" }).click();
-    await until("the dashboard's stream idle", async () => (await api.get(`stream/${other.id}`)).body.isActive === false, 30_000);
-    seen.dashboardEnded = await card.getByRole("button", { name: "Turn on camera" }).isVisible();
-  } catch (err) {
-    seen.error = err instanceof Error ? err.message : String(err);
+    }, playbackId);
   } finally {
-    await browser.close();
-    await app.stop().catch(() => undefined);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await viewer.close();
   }
-  console.log(`RESULT ${JSON.stringify(seen)}`);
 }
 
 void main();

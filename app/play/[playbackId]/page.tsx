@@ -27,7 +27,8 @@ const switchedOff = (value: string | string[] | undefined) => /^(0|false)$/i.tes
  * session, no cookies) and framed by other sites through the dashboard's embed code; under a
  * playback policy's allowedOrigins, only by those sites (lib/access/embed.ts). A private stream or video plays with the
  * viewer's credential in the link: `?jwt=` or `?accessKey=`. It plays at once, muted (browsers
- * refuse to start sound unasked): `?autoplay=0` waits for the viewer, `?muted=0` starts with sound. The player's keyboard shortcuts
+ * refuse to start sound unasked): `?autoplay=0` waits for the viewer, `?muted=0` starts with sound. A live stream plays over
+ * WebRTC where it can, HLS otherwise; `?lowLatency=false` plays HLS only. The player's keyboard shortcuts
  * work on the whole page, nothing else being there to type into.
  */
 export default async function PlayPage({
@@ -52,6 +53,7 @@ export default async function PlayPage({
           autoPlay={!switchedOff(query.autoplay)}
           muted={!switchedOff(query.muted)}
           pageShortcuts
+          lowLatency={!switchedOff(query.lowLatency)}
         />
       )}
     </main>
