@@ -62,6 +62,9 @@ test("a live broadcast plays in the player, embedded on another site, and in the
       await expect(video).toHaveAttribute("playsinline", "");
       await expectPlaying(video);
       await expect(page.getByText("This stream is offline")).toHaveCount(0);
+      // Offered WebRTC (the playback info lists it), this browser has no UDP path (playwright.config.ts): HLS at once, and the badge says so.
+      await expect(page.getByTestId("playback-mode")).toHaveAttribute("data-mode", "hls");
+      await expect(page.getByTestId("playback-mode")).toHaveText(/^HLS( · \d+(\.\d)? s)?$/);
     });
 
     await test.step("the quality menu offers Auto, the source and the rendition, and switches", async () => {

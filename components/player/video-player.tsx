@@ -43,10 +43,10 @@ export interface VideoPlayerProps {
   webrtc?: string;
 }
 
-/** The live badge's mode and how far behind the broadcast the viewer is, e.g. "WebRTC · 180 ms", "HLS · 6.2 s". */
+/** The live badge's mode and how far behind the broadcast the viewer is, e.g. "WebRTC · 0.3 s", "HLS · 6.2 s". */
 function modeLabel(mode: string, latencyS: number | null | undefined) {
   if (latencyS === null || latencyS === undefined) return mode;
-  if (latencyS < 1) return `${mode} · ${Math.round(latencyS * 1000)} ms`;
+  if (latencyS < 0.1) return `${mode} · < 0.1 s`;
   return `${mode} · ${latencyS < 10 ? latencyS.toFixed(1) : Math.round(latencyS)} s`;
 }
 

@@ -53,15 +53,18 @@ export async function playOverWhep(url: string, signal?: AbortSignal): Promise<W
 
 /**
  * How far behind the sender the viewer is, as WebRTC's own statistics tell it: half the round
- * trip plus what the jitter buffer holds (seconds). It leaves out the encoder and the rendition,
- * which the server's side adds (tens of milliseconds).
+ * trip, what the jitter buffer holds, and decoding (seconds, averages since the start). It leaves
+ * out the encoder, which the server's side adds (a frame or two with x264's zerolatency).
  */
 export async function whepLatencyS(pc: RTCPeerConnection): Promise<number | undefined> {
-  let rtt: number | undefined;
-  let buffered: number | undefined;
+  let rtt = 0;
+  let video: Record<string, number> | undefined;
   for (const s of (await pc.getStats()).values()) {
     if (s.type === "candidate-pair" && s.nominated && typeof s.currentRoundTripTime === "number") rtt = s.currentRoundTripTime;
-    if (s.type === "inbound-rtp" && s.kind === "video" && s.jitterBufferEmittedCount > 0) buffered = s.jitterBufferDelay / s.jitterBufferEmittedCount;
+    if (s.type === "inbound-rtp" && s.kind === "video") video = s;
   }
-  return buffered === undefined ? undefined : buffered + (rtt ?? 0) / 2;
+  if (!video?.jitterBufferEmittedCount || !video.framesDecoded) return undefined;
+  // From a frame's first packet to its decoding (the jitter buffer included), where the browser tells it.
+  const received = (video.totalProcessingDelay ?? 0) / video.framesDecoded;
+  return rtt / 2 + Math.max(received, video.jitterBufferDelay / video.jitterBufferEmittedCount);
 }

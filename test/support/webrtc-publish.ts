@@ -143,7 +143,8 @@ async function main() {
       seen.rtmpWhep = await watchOverWhep(browser, app.url, rtmp.playbackId);
       seen.rtmpWhepAgain = await watchOverWhep(browser, app.url, rtmp.playbackId);
       // The node's metrics: the rendition runs on a while after its viewers left, and what was sent is counted.
-      const metrics = await (await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`)).text();
+      const auth: Record<string, string> = env.METRICS_TOKEN ? { authorization: `Bearer ${env.METRICS_TOKEN}` } : {};
+      const metrics = await (await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`, { headers: auth })).text();
       const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(metrics)?.[1]);
       seen.metrics = { renditions: value("castline_webrtc_renditions"), sentBytes: value("castline_webrtc_sent_bytes_total") };
 

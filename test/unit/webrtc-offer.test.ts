@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { chooseFromOffer, ffmpegSdp, matchViewerOffer } from "@/media-node/sdp";
+import { RENDITION_FORMATS, renditionArgs } from "@/media-node/webrtc-rendition";
 import { asksForKeyframe, plainRtp } from "@/media-node/whip";
 
 /** The shape of Chromium's offer: VP8 first, H.264 in several profiles and both packetisation modes, Opus. */
@@ -76,4 +77,26 @@ test("a viewer's RTCP asks for a keyframe with a PLI or a FIR, anywhere in a com
   assert.equal(asksForKeyframe(Buffer.from([...receiverReport, ...pli])), true);
   assert.equal(asksForKeyframe(Buffer.from([...receiverReport, ...remb])), false);
   assert.equal(asksForKeyframe(Buffer.from([0x84, 206, 0, 2, 0, 0, 0, 1, 0, 0, 0, 2])), true, "a FIR");
+});
+
+test("the rendition for WebRTC viewers of an RTMP publish: no B-frames, a keyframe every second, Opus only with audio, a viewer's offer matched to it", () => {
+  const args = renditionArgs("unix:/tmp/feeds/1.sock", { video: 40000, audio: 40002 });
+  const after = (flag: string) => args[args.indexOf(flag) + 1];
+  assert.equal(after("-i"), "unix:/tmp/feeds/1.sock", "read from the node's feed: no stream key on the command line");
+  assert.equal(after("-bf"), "0");
+  assert.equal(after("-profile:v"), "baseline");
+  assert.equal(after("-force_key_frames"), "expr:gte(t,n_forced*1)");
+  assert.deepEqual(
+    args.filter((a) => a.startsWith("rtp://")),
+    ["rtp://127.0.0.1:40000?pkt_size=1200", "rtp://127.0.0.1:40002?pkt_size=1200"],
+  );
+  assert.equal(after("-c:a"), "libopus");
+  const silent = renditionArgs("unix:/tmp/feeds/2.sock", { video: 40000 });
+  assert.ok(!silent.includes("-c:a") && silent.filter((a) => a.startsWith("rtp://")).length === 1, "no audio: video alone");
+
+  // Chromium's offer takes the rendition's H.264 (constrained baseline, mode 1) and Opus, in its own payload types.
+  const viewer = matchViewerOffer(CHROME_OFFER.replace(/a=sendonly/g, "a=recvonly"), RENDITION_FORMATS);
+  assert.equal(viewer.video?.codec, "H264");
+  assert.match(viewer.video?.fmtp ?? "", /packetization-mode=1/);
+  assert.equal(viewer.audio?.codec.toLowerCase(), "opus");
 });
