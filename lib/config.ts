@@ -125,6 +125,9 @@ const live = {
     "The UDP ports (`first-last`) the media node's WebRTC uses for ICE: open them in the firewall.",
     "any free port",
   )),
+  STUN_PORT: z.coerce.number().int().min(0).max(65535).default(3478).meta(doc(
+    "The UDP port where the app answers STUN on `HOST` (0: not at all). Livepeer's players and broadcasters ask the WebRTC URL's host for STUN and TURN there and wait up to 5 s for an answer; a taken port (coturn's) is left to its owner. See [WebRTC](webrtc.md).",
+  )),
   HLS_SEGMENT_S: z.coerce.number().min(1).max(10).default(2).meta(doc("Live segment length in seconds (1 lowers latency).")),
   RECORDING_RECONNECT_WINDOW_S: z.coerce.number().int().min(0).max(1800).default(60).meta(doc(
     "The reconnect window (0-1800 s) of streams that set no `reconnectWindow`: how long after a recorded broadcast ends a publish continues it, before the recording becomes an asset. Mux's default: 60.",

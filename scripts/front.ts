@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { DATABASE_UNAVAILABLE, RETRY_AFTER_S, watchDatabase } from "@/db/availability";
 import { config } from "@/lib/config";
 import { deliver, followViewerChanges, isViewerPath, registerDeliveryMetrics, startViewerReports } from "@/lib/delivery";
+import { startStun } from "@/lib/delivery/stun";
 import { isWebrtcPath, webrtcSignal } from "@/lib/delivery/webrtc";
 import { appMetrics, observeRequest } from "@/lib/metrics";
 import { metricsAnswer } from "@/lib/metrics/expose";
@@ -24,7 +25,8 @@ export interface Front {
  * and times every request for /metrics, resolves the client's address, refuses methods served
  * nowhere and paths that do not decode, applies the playback rate limit, says 503 at once while
  * the database is out of reach, answers viewers itself (lib/delivery, which counts live viewers
- * and reports them) and Prometheus (/metrics), and hands the rest to `rest` (Next.js in the app).
+ * and reports them), WebRTC signalling (/webrtc) and STUN, and Prometheus (/metrics), and hands
+ * the rest to `rest` (Next.js in the app).
  */
 export async function startFront(port: number, host: string, rest: Handler): Promise<Front> {
   const cfg = config();
@@ -56,10 +58,13 @@ export async function startFront(port: number, host: string, rest: Handler): Pro
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  // Where WebRTC clients look for STUN: the host of the /webrtc URLs, this one.
+  const stun = cfg.STUN_PORT ? await startStun(cfg.STUN_PORT, host) : undefined;
   return {
     server,
     port: (server.address() as AddressInfo).port,
     async stop() {
+      stun?.close();
       database.stop();
       await stopViewerReports();
       await playbackLimit.stop();

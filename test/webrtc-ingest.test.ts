@@ -44,13 +44,28 @@ describe("WebRTC ingest (WHIP)", () => {
     }
     assert.equal(seen.metrics.renditions, 1, `the node's /metrics: the rendition for WebRTC viewers runs on a while: ${JSON.stringify(seen.metrics)}`);
     assert.ok(seen.metrics.sentBytes > 100_000, `and counts what it sent them: ${JSON.stringify(seen.metrics)}`);
-    assert.match(seen.player.webrtc.label, /^WebRTC · (< )?\d/, `Castline's player plays it over WebRTC and says how far behind: ${JSON.stringify(seen.player)}`);
+    assert.match(
+      seen.player.webrtc.label,
+      /^WebRTC · (< )?\d/,
+      `Castline's player plays it over WebRTC and says how far behind: ${JSON.stringify(seen.player)}`,
+    );
     assert.match(seen.player.hls.label, /^HLS/, `?lowLatency=false plays HLS: ${JSON.stringify(seen.player)}`);
+    // Livepeer's own clients, from a page on another origin: both connect, and neither waited out its 5 s for ICE gathering (STUN answered on 3478).
+    const livepeer = seen.livepeer;
+    assert.ok(livepeer.whep.firstFrameMs > 0 && livepeer.width >= 320, `@livepeer/core-web's WHIP publishes and its WHEP plays: ${JSON.stringify(livepeer)}`);
+    assert.deepEqual(
+      livepeer.posts.map((p: { gathering: string; status: number }) => [p.gathering, p.status]),
+      [
+        ["complete", 201],
+        ["complete", 201],
+      ],
+      `each offer sent with ICE gathering complete, and answered: ${JSON.stringify(livepeer.posts)}`,
+    );
     console.log(
       `live ${seen.liveAfterMs} ms and playable ${seen.playableAfterMs} ms after the offer; the browser sends ${JSON.stringify(seen.sending)}; ` +
         `(720p ${seen.rampedAfterMs} ms after the HLS checks); a WHEP viewer's first frame ${seen.whep.firstFrameMs} ms after its offer (${seen.whep.width} wide); ` +
         `of an RTMP publish, ${seen.rtmpWhep.firstFrameMs} ms (the rendition starting) and ${seen.rtmpWhepAgain.firstFrameMs} ms (running); ` +
-        `the player: ${JSON.stringify(seen.player)}`,
+        `the player: ${JSON.stringify(seen.player)}; Livepeer's clients: ${JSON.stringify(seen.livepeer)}`,
     );
   });
 

@@ -2,6 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { build } from "esbuild";
 import { type Browser, chromium } from "playwright-core";
 import { freePort } from "@/lib/net/free-port";
 import { startAppProcess } from "../../scripts/app-process";
@@ -26,12 +29,19 @@ async function main() {
     MEDIA_NODE: "true",
     WEBRTC_HOST: "127.0.0.1",
     METRICS_PORT: String(await freePort()),
+    // STUN where Livepeer's clients look for it: this namespace's own 127.0.0.1:3478
+    STUN_PORT: "3478",
   };
   delete env.DATABASE_URL; // the embedded one, in this namespace
   const app = await startAppProcess(env);
   const browser = await chromium.launch({
     executablePath: CHROMIUM_WEBRTC.bin,
-    args: ["--no-sandbox", "--disable-gpu", "--allow-loopback-in-peer-connection", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"],
+    args: [
+      ...["--no-sandbox", "--disable-gpu", "--allow-loopback-in-peer-connection", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"],
+      // Host candidates named by mDNS (a page without camera permission) wait for a multicast this
+      // namespace cannot do, and ICE gathering would never complete here; on a real network it does.
+      "--disable-features=WebRtcHideLocalIpsWithMdns",
+    ],
   });
   const seen: Record<string, unknown> = {};
   try {
@@ -172,6 +182,9 @@ async function main() {
     } finally {
       encoder.kill("SIGKILL");
     }
+
+    // Livepeer's own clients (@livepeer/core-web, behind @livepeer/react's Broadcast and Player), unchanged, on another origin.
+    seen.livepeer = await livepeerClients(browser, app.url, api);
   } catch (err) {
     seen.error = err instanceof Error ? err.message : String(err);
   } finally {
@@ -180,6 +193,122 @@ async function main() {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   console.log(`RESULT ${JSON.stringify(seen)}`);
+}
+
+/**
+ * A page on another origin running @livepeer/core-web's createNewWHIP (camera to a new stream)
+ * and createNewWHEP (watching it): whether each connects, whether ICE gathering had completed when
+ * it sent its offer (it asks the URL's host for STUN and TURN on 3478 and otherwise sends after
+ * 5 s), and the time from each client's start to connected and to a first frame.
+ */
+async function livepeerClients(browser: Browser, origin: string, api: Awaited<ReturnType<typeof newAccount>>) {
+  const stream = (await api.post("stream", { name: "livepeer clients" })).body;
+  const { outputFiles } = await build({
+    stdin: {
+      contents: `import * as webrtc from "@livepeer/core-web/webrtc"; window.livepeer = webrtc;`,
+      resolveDir: process.cwd(),
+    },
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+  });
+  const script = outputFiles[0].contents;
+  const site = http.createServer((req, res) => {
+    if (req.url === "/livepeer.js") return void res.writeHead(200, { "content-type": "text/javascript" }).end(script);
+    res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><title>elsewhere</title><script src="/livepeer.js"></script>`);
+  });
+  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+  const page = await browser.newPage();
+  try {
+    await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`);
+    // tsx names the functions below through esbuild's __name helper, which the page does not have.
+    await page.evaluate("window.__name = (f) => f");
+    return await page.evaluate(
+      async ({ origin, streamKey, playbackId }) => {
+        type Livepeer = typeof import("@livepeer/core-web/webrtc");
+        const { createNewWHIP, createNewWHEP, attachMediaStreamToPeerConnection } = (window as unknown as { livepeer: Livepeer }).livepeer;
+        // Each connection made, and each offer's POST with the state of its connection's ICE gathering then.
+        const peers: RTCPeerConnection[] = [];
+        const Native = RTCPeerConnection;
+        window.RTCPeerConnection = class extends Native {
+          constructor(config?: RTCConfiguration) {
+            super(config);
+            peers.push(this);
+          }
+        } as typeof RTCPeerConnection;
+        const posts: { path: string; gathering: string; status?: number }[] = [];
+        const nativeFetch = window.fetch.bind(window);
+        window.fetch = async (input, init) => {
+          if (init?.method !== "POST") return nativeFetch(input, init);
+          const post = { path: new URL(String(input)).pathname, gathering: peers.at(-1)?.iceGatheringState ?? "none" } as (typeof posts)[number];
+          posts.push(post);
+          const res = await nativeFetch(input, init);
+          post.status = res.status;
+          return res;
+        };
+        const within = <T>(ms: number, what: string, promise: Promise<T>) =>
+          Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms))]);
+
+        const media = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720 }, audio: true });
+        const preview = document.createElement("video");
+        const started = performance.now();
+        const whipConnected = await within(
+          20_000,
+          "createNewWHIP connected",
+          new Promise<number>((resolve, reject) => {
+            createNewWHIP({
+              ingestUrl: `${origin}/webrtc/${streamKey}`,
+              element: preview,
+              sdpTimeout: null,
+              callbacks: {
+                onRTCPeerConnection: (pc) => void attachMediaStreamToPeerConnection({ mediaStream: media, peerConnection: pc }),
+                onConnected: () => resolve(Math.round(performance.now() - started)),
+                onError: (e) => reject(e),
+              },
+            });
+          }),
+        );
+
+        // Watched once the stream is live (HLS ready): its playback info lists WebRTC then.
+        for (let i = 0; i < 300; i++) {
+          const info = await nativeFetch(`${origin}/api/playback/${playbackId}`).then((r) => r.json());
+          if (info.meta?.live === 1) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        const video = document.createElement("video");
+        video.muted = true;
+        video.autoplay = true;
+        document.body.append(video);
+        const watchStarted = performance.now();
+        const whep = await within(
+          20_000,
+          "createNewWHEP's first frame",
+          new Promise<{ connectedMs: number; firstFrameMs: number }>((resolve, reject) => {
+            let connectedMs = 0;
+            createNewWHEP({
+              source: `${origin}/webrtc/${playbackId}`,
+              element: video,
+              accessControl: {},
+              sdpTimeout: null,
+              callbacks: {
+                onConnected: () => {
+                  connectedMs = Math.round(performance.now() - watchStarted);
+                  video.requestVideoFrameCallback(() => resolve({ connectedMs, firstFrameMs: Math.round(performance.now() - watchStarted) }));
+                },
+                onError: (e) => reject(e),
+              },
+            });
+          }),
+        );
+        return { whipConnectedMs: whipConnected, whep, width: video.videoWidth, posts };
+      },
+      { origin, streamKey: stream.streamKey, playbackId: stream.playbackId },
+    );
+  } finally {
+    await page.close();
+    site.close();
+  }
 }
 
 /** A viewer over WHEP in a page of its own: the offer, the first frame's time after it, and frames coming on. */
