@@ -48,7 +48,10 @@ export class WebrtcRendition {
     }
     // Its input is the feed's private socket (the stream key is on no command line); it joins at the last keyframe.
     rendition.ffmpeg = runFfmpeg(renditionArgs(feed.input(false), ports), { background: false });
-    void rendition.ffmpeg.exited.then(() => {
+    void rendition.ffmpeg.exited.then((code) => {
+      // Its input ended (the broadcast did) or it failed: its viewers' sessions end with it.
+      if (!rendition.stopped && code !== 0)
+        console.error(`[webrtc] the rendition for WebRTC viewers failed (${code}): ${rendition.ffmpeg!.stderrTail().split("\n").slice(-3).join(" / ")}`);
       rendition.stop();
       onEnd();
     });
