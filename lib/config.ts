@@ -121,6 +121,15 @@ const live = {
     "The address the media node's WebRTC binds and offers browsers (its ICE host candidate): a machine with several addresses, or loopback alone (tests).",
     "every interface's address",
   )),
+  WEBRTC_PUBLIC_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(",").map((a) => a.trim()).filter(Boolean) : []))
+    .pipe(z.array(z.union([z.ipv4(), z.ipv6()])))
+    .meta(doc(
+      "Public addresses (comma-separated) the media node's WebRTC offers besides `WEBRTC_HOST`'s: a node behind 1:1 NAT (a cloud VM) whose public address is not on an interface. The NAT must forward `WEBRTC_UDP_PORTS` unchanged. See [WebRTC](webrtc.md).",
+      "none",
+    )),
   WEBRTC_UDP_PORTS: z.string().regex(/^\d{1,5}-\d{1,5}$/, "must be a range, e.g. 40000-40999").optional().meta(doc(
     "The UDP ports (`first-last`) the media node's WebRTC uses for ICE: open them in the firewall.",
     "any free port",

@@ -34,7 +34,7 @@ export interface MediaNodeOptions {
   /** The host[:port] encoders reach this node at (MEDIA_PUBLIC_HOST). */
   publicHost?: string;
   /** WebRTC publishes (WHIP): the signalling port app instances hand offers to (0: any), and ICE's UDP ports. */
-  webrtc?: { signalPort: number; host?: string; udpPorts?: { begin: number; end: number } };
+  webrtc?: { signalPort: number; host?: string; publicHosts?: string[]; udpPorts?: { begin: number; end: number } };
   observe?: NodeObserver;
 }
 
@@ -154,6 +154,7 @@ export async function startMediaNode(opts: MediaNodeOptions) {
       keyframeEveryS: opts.segmentS,
       portRange: opts.webrtc.udpPorts,
       bindAddress: opts.webrtc.host,
+      publicAddresses: opts.webrtc.publicHosts,
       feedOf: (key) => feedsByKey.get(key),
     });
   const signal = whip && (await serveWhip(whip, { host: opts.rtmpHost, port: opts.webrtc!.signalPort, secret: opts.secret }));

@@ -116,3 +116,26 @@ export function matchViewerOffer(sdp: string, sent: OfferChoice): OfferChoice {
   }
   return choice;
 }
+
+/**
+ * An answer that also offers the node's public addresses (WEBRTC_PUBLIC_HOSTS): behind 1:1 NAT
+ * (a cloud VM), the address ICE binds is private, and browsers elsewhere reach the node at its
+ * public one, the same port forwarded. Each host candidate is repeated with each public address,
+ * a foundation of its own and a priority just below; the private one stays (viewers on the same
+ * network use it).
+ */
+export function withPublicAddresses(sdp: string, addresses: string[]): string {
+  if (!addresses.length) return sdp;
+  const eol = sdp.includes("\r\n") ? "\r\n" : "\n";
+  const out: string[] = [];
+  for (const line of sdp.split(/\r?\n/)) {
+    out.push(line);
+    const m = /^a=candidate:(\S+) (\d+) (\S+) (\d+) (\S+) (\d+) typ host(.*)$/.exec(line);
+    if (!m) continue;
+    const [, foundation, component, transport, priority, , port, rest] = m;
+    addresses.forEach((address, i) => {
+      out.push(`a=candidate:${foundation}${i + 1} ${component} ${transport} ${Number(priority) - 1 - i} ${address} ${port} typ host${rest}`);
+    });
+  }
+  return out.join(eol);
+}

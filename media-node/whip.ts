@@ -13,7 +13,7 @@ import { config } from "@/lib/config";
 import type { WebrtcStats } from "@/lib/metrics/media";
 import { spawnTied } from "@/lib/tied-process";
 import type { Feed } from "./feed";
-import { chooseFromOffer, ffmpegSdp, matchViewerOffer, type OfferChoice, type OfferedMedia } from "./sdp";
+import { chooseFromOffer, ffmpegSdp, matchViewerOffer, type OfferChoice, type OfferedMedia, withPublicAddresses } from "./sdp";
 import { RENDITION_FORMATS, WebrtcRendition } from "./webrtc-rendition";
 
 /**
@@ -41,6 +41,8 @@ export interface WhipOptions {
   portRange?: { begin: number; end: number };
   /** The address ICE binds and announces; else every interface's. */
   bindAddress?: string;
+  /** Addresses offered besides the bound one (WEBRTC_PUBLIC_HOSTS: the public side of 1:1 NAT). */
+  publicAddresses?: string[];
   /** A broadcast live on this node by its stream key (its feed, whether it has audio): WHEP viewers of a publish not made over WebRTC watch a rendition of it. */
   feedOf?: (streamKey: string) => { feed: Feed; audio: boolean } | undefined;
 }
@@ -274,7 +276,7 @@ export class WhipIngest {
       if (state === "failed" || state === "closed" || state === "disconnected") end();
     });
 
-    return { id, answer: await answerOf(pc, offerSdp, end) };
+    return { id, answer: withPublicAddresses(await answerOf(pc, offerSdp, end), this.opts.publicAddresses ?? []) };
   }
 
   /**
@@ -336,7 +338,7 @@ export class WhipIngest {
     pc.onStateChange((state) => {
       if (state === "failed" || state === "closed" || state === "disconnected") end();
     });
-    return { id, answer: await answerOf(pc, offerSdp, end) };
+    return { id, answer: withPublicAddresses(await answerOf(pc, offerSdp, end), this.opts.publicAddresses ?? []) };
   }
 
   /**

@@ -31,6 +31,7 @@ async function main() {
     webrtc: {
       signalPort: cfg.WEBRTC_SIGNAL_PORT,
       host: cfg.WEBRTC_HOST,
+      publicHosts: cfg.WEBRTC_PUBLIC_HOSTS,
       udpPorts: cfg.WEBRTC_UDP_PORTS ? { begin: Number(cfg.WEBRTC_UDP_PORTS.split("-")[0]), end: Number(cfg.WEBRTC_UDP_PORTS.split("-")[1]) } : undefined,
     },
     observe: {

@@ -35,6 +35,18 @@ describe("WebRTC ingest (WHIP)", () => {
     assert.equal(seen.ended, true);
     assert.equal(seen.dashboardLive, true, "the stream page's “Go live from this browser” goes live");
     assert.equal(seen.dashboardEnded, true, "and its Stop ends the broadcast");
+    assert.deepEqual(
+      seen.vp8Publish.offeredVideo.filter((c: string) => !/^(rtx|red|ulpfec|flexfec-03)$/i.test(c)),
+      ["VP8"],
+      "a publisher offering VP8 alone (Firefox without OpenH264)",
+    );
+    assert.equal(seen.vp8Publish.status, 201, JSON.stringify(seen.vp8Publish));
+    assert.equal(
+      seen.vp8Segment.find((s: { type: string }) => s.type === "video")?.codec,
+      "h264",
+      `goes live, made H.264 for HLS: ${JSON.stringify(seen.vp8Segment)}`,
+    );
+    assert.equal(seen.vp8Whep.framed, true, `and plays over WHEP (its VP8 forwarded): ${JSON.stringify(seen.vp8Whep)}`);
     assert.match(seen.rtmpWebrtcSource?.url ?? "", /\/webrtc\/[a-z0-9]+$/, "an RTMP publish is listed for WebRTC too");
     for (const whep of [seen.rtmpWhep, seen.rtmpWhepAgain]) {
       assert.equal(whep.status, 201, JSON.stringify(whep));
@@ -64,7 +76,7 @@ describe("WebRTC ingest (WHIP)", () => {
     console.log(
       `live ${seen.liveAfterMs} ms and playable ${seen.playableAfterMs} ms after the offer; the browser sends ${JSON.stringify(seen.sending)}; ` +
         `(720p ${seen.rampedAfterMs} ms after the HLS checks); a WHEP viewer's first frame ${seen.whep.firstFrameMs} ms after its offer (${seen.whep.width} wide); ` +
-        `of an RTMP publish, ${seen.rtmpWhep.firstFrameMs} ms (the rendition starting) and ${seen.rtmpWhepAgain.firstFrameMs} ms (running); ` +
+        `of a VP8 publish ${seen.vp8Whep.firstFrameMs} ms; of an RTMP publish, ${seen.rtmpWhep.firstFrameMs} ms (the rendition starting) and ${seen.rtmpWhepAgain.firstFrameMs} ms (running); ` +
         `the player: ${JSON.stringify(seen.player)}; Livepeer's clients: ${JSON.stringify(seen.livepeer)}`,
     );
   });

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { build } from "esbuild";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { freePort } from "@/lib/net/free-port";
 import { startAppProcess } from "../../scripts/app-process";
 import { CHROMIUM_WEBRTC } from "../../scripts/prerequisites";
@@ -50,22 +50,7 @@ async function main() {
     const page = await browser.newPage();
     await page.goto(`${app.url}/api/health`);
     const started = Date.now();
-    seen.publish = await page.evaluate(async (key) => {
-      const media = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720 }, audio: true });
-      const pc = new RTCPeerConnection();
-      for (const track of media.getTracks()) pc.addTransceiver(track, { direction: "sendonly" });
-      await pc.setLocalDescription(await pc.createOffer());
-      await new Promise<void>((resolve) => {
-        if (pc.iceGatheringState === "complete") resolve();
-        pc.addEventListener("icegatheringstatechange", () => pc.iceGatheringState === "complete" && resolve());
-        setTimeout(resolve, 3000);
-      });
-      const res = await fetch(`/webrtc/${key}`, { method: "POST", headers: { "content-type": "application/sdp" }, body: pc.localDescription!.sdp });
-      const answer = await res.text();
-      if (res.status === 201) await pc.setRemoteDescription({ type: "answer", sdp: answer });
-      (window as unknown as { pc: RTCPeerConnection }).pc = pc;
-      return { status: res.status, location: res.headers.get("location"), answer: res.status === 201 ? "sdp" : answer };
-    }, stream.streamKey);
+    seen.publish = await publishFromPage(page, stream.streamKey);
     await until("the stream live", async () => (await api.get(`stream/${stream.id}`)).body.isActive === true, 30_000);
     seen.liveAfterMs = Date.now() - started;
 
@@ -73,24 +58,8 @@ async function main() {
     const sources = (await api.get(`playback/${stream.playbackId}`)).body.meta.source as { hrn: string; type: string; url: string }[];
     const hls = sources.find((s) => s.hrn === "HLS (TS)")!.url;
     seen.webrtcSource = sources.find((s) => s.hrn === "WebRTC (H264)");
-    const segment = await until(
-      "a segment listed",
-      async () => {
-        const master = await fetch(hls).then((r) => (r.ok ? r.text() : ""));
-        const variant = master.split("\n").find((l) => l && !l.startsWith("#"));
-        if (!variant) return undefined;
-        const playlistUrl = new URL(variant, hls);
-        const playlist = await fetch(playlistUrl).then((r) => (r.ok ? r.text() : ""));
-        const file = playlist.split("\n").find((l) => l && !l.startsWith("#"));
-        return file && new URL(file, playlistUrl).href;
-      },
-      30_000,
-    );
+    seen.segment = await probeFirstSegment(hls, path.join(dataDir, "segment.ts"));
     seen.playableAfterMs = Date.now() - started;
-    const file = path.join(dataDir, "segment.ts");
-    fs.writeFileSync(file, Buffer.from(await (await fetch(segment)).arrayBuffer()));
-    seen.segment = (await ffprobe(file)).streams.map((s) => ({ type: s.codec_type, codec: s.codec_name, width: s.width, height: s.height }));
-
     // What the browser sends once the node's bitrate requests (REMB) let it reach 720p (15 s at most).
     const sending = () =>
       page.evaluate(async () => {
@@ -134,6 +103,18 @@ async function main() {
     await card.getByRole("button", { name: "Stop broadcast" }).click();
     await until("the dashboard's stream idle", async () => (await api.get(`stream/${other.id}`)).body.isActive === false, 30_000);
     seen.dashboardEnded = await card.getByRole("button", { name: "Turn on camera" }).isVisible();
+
+    // A publisher offering VP8 alone (Firefox without OpenH264): made H.264 for HLS; a WHEP viewer gets its VP8 as it comes.
+    const vp8 = (await api.post("stream", { name: "vp8 only" })).body;
+    const vp8Page = await browser.newPage();
+    await vp8Page.goto(`${app.url}/api/health`);
+    seen.vp8Publish = await publishFromPage(vp8Page, vp8.streamKey, "video/VP8");
+    await until("the VP8 publish live", async () => (await api.get(`stream/${vp8.id}`)).body.isActive === true, 30_000);
+    const vp8Hls = ((await api.get(`playback/${vp8.playbackId}`)).body.meta.source as { hrn: string; url: string }[]).find((s) => s.hrn === "HLS (TS)")!.url;
+    seen.vp8Segment = await probeFirstSegment(vp8Hls, path.join(dataDir, "vp8.ts"));
+    seen.vp8Whep = await watchOverWhep(browser, app.url, vp8.playbackId);
+    await fetch(new URL((seen.vp8Publish as { location: string }).location, app.url), { method: "DELETE" });
+    await vp8Page.close();
 
     // An RTMP publish with B-frames (x264's default) and AAC, watched over WHEP: a rendition made for WebRTC.
     const rtmp = (await api.post("stream", { name: "rtmp, watched over webrtc" })).body;
@@ -193,6 +174,60 @@ async function main() {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   console.log(`RESULT ${JSON.stringify(seen)}`);
+}
+
+/**
+ * The camera and microphone of `page` published over WHIP to `key`, as a browser's own code
+ * would (one non-trickle offer); `videoCodec` (e.g. "video/VP8") makes the offer's video that
+ * codec alone. The connection stays in the page (window.pc). What the offer's video section
+ * offered is returned with the answer's status and Location.
+ */
+async function publishFromPage(page: Page, key: string, videoCodec?: string) {
+  return page.evaluate(
+    async ({ key, videoCodec }) => {
+      const media = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720 }, audio: true });
+      const pc = new RTCPeerConnection();
+      for (const track of media.getTracks()) {
+        const transceiver = pc.addTransceiver(track, { direction: "sendonly" });
+        if (track.kind === "video" && videoCodec)
+          transceiver.setCodecPreferences(RTCRtpSender.getCapabilities("video")!.codecs.filter((c) => c.mimeType === videoCodec));
+      }
+      await pc.setLocalDescription(await pc.createOffer());
+      await new Promise<void>((resolve) => {
+        if (pc.iceGatheringState === "complete") resolve();
+        pc.addEventListener("icegatheringstatechange", () => pc.iceGatheringState === "complete" && resolve());
+        setTimeout(resolve, 3000);
+      });
+      const offer = pc.localDescription!.sdp;
+      const videoSection = offer.slice(offer.indexOf("m=video"));
+      const offeredVideo = [...new Set([...videoSection.matchAll(/a=rtpmap:\d+ ([\w-]+)\//g)].map((m) => m[1]))];
+      const res = await fetch(`/webrtc/${key}`, { method: "POST", headers: { "content-type": "application/sdp" }, body: offer });
+      const answer = await res.text();
+      if (res.status === 201) await pc.setRemoteDescription({ type: "answer", sdp: answer });
+      (window as unknown as { pc: RTCPeerConnection }).pc = pc;
+      return { status: res.status, location: res.headers.get("location"), answer: res.status === 201 ? "sdp" : answer, offeredVideo };
+    },
+    { key, videoCodec },
+  );
+}
+
+/** The streams of the first segment a live HLS master's first variant lists, once it lists one (ffprobe). */
+async function probeFirstSegment(master: string, file: string) {
+  const segment = await until(
+    "a segment listed",
+    async () => {
+      const text = await fetch(master).then((r) => (r.ok ? r.text() : ""));
+      const variant = text.split("\n").find((l) => l && !l.startsWith("#"));
+      if (!variant) return undefined;
+      const playlistUrl = new URL(variant, master);
+      const playlist = await fetch(playlistUrl).then((r) => (r.ok ? r.text() : ""));
+      const name = playlist.split("\n").find((l) => l && !l.startsWith("#"));
+      return name && new URL(name, playlistUrl).href;
+    },
+    30_000,
+  );
+  fs.writeFileSync(file, Buffer.from(await (await fetch(segment)).arrayBuffer()));
+  return (await ffprobe(file)).streams.map((s) => ({ type: s.codec_type, codec: s.codec_name, width: s.width, height: s.height }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { chooseFromOffer, ffmpegSdp, matchViewerOffer } from "@/media-node/sdp";
+import { chooseFromOffer, ffmpegSdp, matchViewerOffer, withPublicAddresses } from "@/media-node/sdp";
 import { RENDITION_FORMATS, renditionArgs } from "@/media-node/webrtc-rendition";
 import { asksForKeyframe, plainRtp } from "@/media-node/whip";
 
@@ -99,4 +99,25 @@ test("the rendition for WebRTC viewers of an RTMP publish: no B-frames, a keyfra
   assert.equal(viewer.video?.codec, "H264");
   assert.match(viewer.video?.fmtp ?? "", /packetization-mode=1/);
   assert.equal(viewer.audio?.codec.toLowerCase(), "opus");
+});
+
+test("behind 1:1 NAT the answer also offers the public address: each host candidate repeated, same port, its own foundation, just below in priority", () => {
+  const answer = [
+    "v=0",
+    "m=video 9 UDP/TLS/RTP/SAVPF 96",
+    "a=candidate:1 1 UDP 2122317823 10.0.0.5 40002 typ host",
+    "a=candidate:2 1 UDP 1686052607 198.51.100.9 40002 typ srflx raddr 10.0.0.5 rport 40002",
+    "a=end-of-candidates",
+    "",
+  ].join("\r\n");
+  const out = withPublicAddresses(answer, ["203.0.113.10"]).split("\r\n");
+  assert.deepEqual(
+    out.filter((l) => l.startsWith("a=candidate")),
+    [
+      "a=candidate:1 1 UDP 2122317823 10.0.0.5 40002 typ host",
+      "a=candidate:11 1 UDP 2122317822 203.0.113.10 40002 typ host",
+      "a=candidate:2 1 UDP 1686052607 198.51.100.9 40002 typ srflx raddr 10.0.0.5 rport 40002",
+    ],
+  );
+  assert.equal(withPublicAddresses(answer, []), answer, "none set: the answer as it is");
 });
