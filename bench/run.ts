@@ -22,7 +22,7 @@ import { startS3App, type S3App } from "./s3-app";
 import { benchUpload } from "./upload";
 import { benchVod } from "./vod";
 import { benchWebhooks } from "./webhooks";
-import { benchWebrtc } from "./webrtc";
+import { benchRealtime } from "./realtime";
 
 /** `npm run bench`: the production build on a real PostgreSQL, figures printed per section. */
 async function main() {
@@ -59,7 +59,7 @@ async function main() {
     else if (wanted("capacity")) await benchCapacity(liveEnv);
     if (wanted("clips")) await benchClips(liveEnv);
     if (wanted("delivery")) await benchDelivery(liveEnv);
-    if (wanted("webrtc")) await benchWebrtc();
+    if (wanted("realtime")) await benchRealtime();
   } finally {
     await s3App?.stop();
     await app.stop();

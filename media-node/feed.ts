@@ -31,6 +31,20 @@ export function flvMediaTime(chunk: Buffer): number | undefined {
   return chunk[7] * 2 ** 24 + (chunk[4] << 16) + (chunk[5] << 8) + chunk[6];
 }
 
+/**
+ * For an FLV tag of H.264 frames, whether its frame is shown at another time than it is decoded
+ * (a composition time offset: the stream has B-frames); undefined for any other tag.
+ */
+export function flvReorders(chunk: Buffer): boolean | undefined {
+  if (chunk.length < 16 || chunk[0] !== FLV_VIDEO) return undefined;
+  const [head, packetType] = [chunk[11], chunk[12]];
+  if (head & 0x80 || (head & 0x0f) !== AVC || packetType !== 1) return undefined;
+  return chunk.readIntBE(13, 3) !== 0;
+}
+
+/** How many H.264 frames are looked at before a broadcast is said to have no B-frames. */
+const FRAMES_TO_JUDGE = 60;
+
 /** Beyond this, a broadcast's beginning is no longer held for readers that join late. */
 const MAX_HELD_BYTES = 64 * 1024 * 1024;
 /** ffmpeg connects to its input within moments of starting. */
@@ -79,6 +93,9 @@ export class Feed extends BaseSession {
   private closed = false;
   /** The newest audio or video timestamp the encoder sent (ms). */
   private newestMs?: number;
+  /** H.264 frames seen, and whether any was reordered (B-frames). */
+  private h264Frames = 0;
+  private reordered = false;
 
   constructor(
     private readonly broadcast: NmsBroadcast,
@@ -100,12 +117,22 @@ export class Feed extends BaseSession {
     // The latest, not the greatest: a publisher that restarts its clock starts it again.
     const at = flvMediaTime(chunk);
     if (at !== undefined) this.newestMs = at;
+    const reorders = flvReorders(chunk);
+    if (reorders !== undefined) {
+      this.h264Frames++;
+      this.reordered ||= reorders;
+    }
     for (const [reader, input] of this.readers) {
       if (!reader.writable) continue;
       reader.write(chunk);
       input.startMs ??= at;
     }
   };
+
+  /** Whether the broadcast is H.264 without B-frames (none in its first FRAMES_TO_JUDGE frames): WebRTC viewers can take it as it is. */
+  get h264WithoutBFrames(): boolean {
+    return this.h264Frames >= FRAMES_TO_JUDGE && !this.reordered;
+  }
 
   /** The broadcast's media clock: the newest audio or video timestamp the encoder sent (ms). */
   get mediaMs(): number | undefined {

@@ -7,11 +7,11 @@ import type { OfferChoice } from "./sdp";
 /**
  * A broadcast published over RTMP (or SRT, or anything but WebRTC), made for WHEP viewers: an
  * ffmpeg reading the node's feed of it and sending RTP to this process over loopback UDP, which
- * forwards each packet to the stream's WebRTC viewers (media-node/whip.ts). Made, not copied:
- * encoders commonly send B-frames (OBS's x264 does), which WebRTC players cannot take, at the
- * keyframe interval they chose (2 s or more); this rendition has no B-frames, a keyframe every
- * second (a new viewer waits at most that for a first frame: ffmpeg's RTP output cannot answer
- * keyframe requests), at most 720p, and Opus audio. It runs only while someone watches.
+ * forwards each packet to the stream's WebRTC viewers (media-node/whip.ts). H.264 without
+ * B-frames is copied as it is (a new viewer waits for the encoder's next keyframe: ffmpeg's RTP
+ * output cannot ask for one). Anything else is made: encoders commonly send B-frames (OBS's x264
+ * does), which WebRTC players cannot take; the made video has none, a keyframe every second, at
+ * most 720p. Audio becomes Opus. It runs only while someone watches.
  */
 
 /** What the rendition sends, as a publisher's offer would say it: the formats viewers' offers are matched to. */
@@ -35,6 +35,9 @@ export class WebrtcRendition {
   private constructor(private readonly onPacket: (kind: Kind, rtp: Buffer) => void) {}
 
   /** Starts one for a broadcast (its feed, whether it has audio); `onPacket` gets each RTP packet; `onEnd` once it stopped or failed. */
+  /** Whether the video is the broadcast's own, copied (H.264 without B-frames), or made. */
+  video: "copied" | "made" = "made";
+
   static async start(feed: Feed, audio: boolean, onPacket: (kind: Kind, rtp: Buffer) => void, onEnd: () => void): Promise<WebrtcRendition> {
     const rendition = new WebrtcRendition(onPacket);
     const ports: Partial<Record<Kind, number>> = {};
@@ -47,7 +50,8 @@ export class WebrtcRendition {
       ports[kind] = socket.address().port;
     }
     // Its input is the feed's private socket (the stream key is on no command line); it joins at the last keyframe.
-    rendition.ffmpeg = runFfmpeg(renditionArgs(feed.input(false), ports), { background: false });
+    rendition.video = feed.h264WithoutBFrames ? "copied" : "made";
+    rendition.ffmpeg = runFfmpeg(renditionArgs(feed.input(false), ports, rendition.video === "copied"), { background: false });
     void rendition.ffmpeg.exited.then((code) => {
       // Its input ended (the broadcast did) or it failed: its viewers' sessions end with it.
       if (!rendition.stopped && code !== 0)
@@ -66,8 +70,8 @@ export class WebrtcRendition {
   }
 }
 
-/** ffmpeg's arguments: the feed in, H.264 (constrained baseline: no B-frames) and Opus out as RTP to loopback ports. */
-export function renditionArgs(input: string, ports: Partial<Record<Kind, number>>): string[] {
+/** ffmpeg's arguments: the feed in, H.264 (copied, or made constrained baseline: no B-frames) and Opus out as RTP to loopback ports. */
+export function renditionArgs(input: string, ports: Partial<Record<Kind, number>>, copyVideo = false): string[] {
   const { video, audio } = RENDITION_FORMATS;
   const rtp = (port: number) => `rtp://127.0.0.1:${port}?pkt_size=${RTP_PACKET_BYTES}`;
   // Random SSRCs: each viewer's packets get the viewer's own anyway (whip.ts), these only name the source.
@@ -76,9 +80,14 @@ export function renditionArgs(input: string, ports: Partial<Record<Kind, number>
     ["-hide_banner", "-loglevel", "error", "-nostdin"],
     // Read as it arrives (the feed is live), nothing buffered beyond what decoding needs.
     ["-fflags", "nobuffer", "-flags", "low_delay", "-f", "flv", "-i", input],
-    ["-map", "0:v:0", "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-profile:v", "baseline", "-bf", "0"],
-    ["-vf", "scale=-2:'min(720,ih)'", "-pix_fmt", "yuv420p", "-b:v", "2500k", "-maxrate", "2500k", "-bufsize", "1250k"],
-    ["-force_key_frames", `expr:gte(t,n_forced*${KEYFRAME_EVERY_S})`, "-x264-params", "repeat-headers=1"],
+    copyVideo
+      ? // Annex B, each keyframe with its parameter sets: a viewer joining mid-stream decodes from the next one.
+        ["-map", "0:v:0", "-c:v", "copy", "-bsf:v", "h264_mp4toannexb"]
+      : [
+          ["-map", "0:v:0", "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-profile:v", "baseline", "-bf", "0"],
+          ["-vf", "scale=-2:'min(720,ih)'", "-pix_fmt", "yuv420p", "-b:v", "2500k", "-maxrate", "2500k", "-bufsize", "1250k"],
+          ["-force_key_frames", `expr:gte(t,n_forced*${KEYFRAME_EVERY_S})`, "-x264-params", "repeat-headers=1"],
+        ].flat(),
     ["-payload_type", String(video!.payloadType), "-ssrc", ssrc(), "-f", "rtp", rtp(ports.video!)],
     ports.audio
       ? ["-map", "0:a:0", "-c:a", "libopus", "-b:a", "96k", "-ar", "48000", "-ac", "2", "-application", "lowdelay"].concat([

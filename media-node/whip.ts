@@ -186,8 +186,8 @@ export class WhipIngest {
   private readonly published = new Map<string, Source>();
   /** By stream key: the renditions made for WHEP viewers of other publishes, while watched. */
   private readonly renditions = new Map<string, Promise<{ source: Source; stop(): void }>>();
-  /** The same, once started. */
-  private readonly running = new Map<string, Source>();
+  /** The same, once started, with whether each copies its broadcast's video or makes it. */
+  private readonly running = new Map<string, { source: Source; video: "copied" | "made" }>();
 
   constructor(private readonly opts: WhipOptions) {}
 
@@ -364,7 +364,7 @@ export class WhipIngest {
     const ended = () => {
       clearTimeout(linger);
       if (this.renditions.get(streamKey) === starting) this.renditions.delete(streamKey);
-      if (this.running.get(streamKey) === source) this.running.delete(streamKey);
+      if (this.running.get(streamKey)?.source === source) this.running.delete(streamKey);
       for (const viewer of source.viewers) viewer.end();
     };
     const forward = (kind: Kind, rtp: Buffer) => {
@@ -374,7 +374,7 @@ export class WhipIngest {
     const starting = WebrtcRendition.start(live.feed, live.audio, forward, ended).then(
       (started) => {
         rendition = started;
-        this.running.set(streamKey, source);
+        this.running.set(streamKey, { source, video: started.video });
         return { source, stop: () => started.stop() };
       },
       (err: Error) => {
@@ -395,8 +395,10 @@ export class WhipIngest {
 
   stats(): WebrtcStats {
     const published = [...this.published.values()];
-    const viewers = published.reduce((n, p) => n + p.viewers.size, 0) + [...this.running.values()].reduce((n, r) => n + r.viewers.size, 0);
-    return { publishers: published.length, viewers, renditions: this.running.size, ...this.counts };
+    const renditions = [...this.running.values()];
+    const viewers = [...published, ...renditions.map((r) => r.source)].reduce((n, s) => n + s.viewers.size, 0);
+    const copied = renditions.filter((r) => r.video === "copied").length;
+    return { publishers: published.length, viewers, renditions: { copied, made: renditions.length - copied }, ...this.counts };
   }
 
   endAll() {

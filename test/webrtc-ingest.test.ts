@@ -54,7 +54,14 @@ describe("WebRTC ingest (WHIP)", () => {
       assert.ok(whep.width === 640 && whep.frames > 12, JSON.stringify(whep));
       assert.ok(whep.audioPackets > 0, `and hears it (Opus): ${JSON.stringify(whep)}`);
     }
-    assert.equal(seen.metrics.renditions, 1, `the node's /metrics: the rendition for WebRTC viewers runs on a while: ${JSON.stringify(seen.metrics)}`);
+    assert.equal(
+      seen.metrics.made,
+      1,
+      `the node's /metrics: the rendition for WebRTC viewers, its video made, runs on a while: ${JSON.stringify(seen.metrics)}`,
+    );
+    assert.equal(seen.copiedWhep.framed, true, `an RTMP publish without B-frames plays over WHEP: ${JSON.stringify(seen.copiedWhep)}`);
+    assert.ok(seen.copiedWhep.width === 640 && seen.copiedWhep.frames > 12, JSON.stringify(seen.copiedWhep));
+    assert.equal(seen.copiedMetrics.copied, 1, `its video copied as it is (passthrough): ${JSON.stringify(seen.copiedMetrics)}`);
     assert.ok(seen.metrics.sentBytes > 100_000, `and counts what it sent them: ${JSON.stringify(seen.metrics)}`);
     assert.match(
       seen.player.webrtc.label,
@@ -76,7 +83,7 @@ describe("WebRTC ingest (WHIP)", () => {
     console.log(
       `live ${seen.liveAfterMs} ms and playable ${seen.playableAfterMs} ms after the offer; the browser sends ${JSON.stringify(seen.sending)}; ` +
         `(720p ${seen.rampedAfterMs} ms after the HLS checks); a WHEP viewer's first frame ${seen.whep.firstFrameMs} ms after its offer (${seen.whep.width} wide); ` +
-        `of a VP8 publish ${seen.vp8Whep.firstFrameMs} ms; of an RTMP publish, ${seen.rtmpWhep.firstFrameMs} ms (the rendition starting) and ${seen.rtmpWhepAgain.firstFrameMs} ms (running); ` +
+        `of a VP8 publish ${seen.vp8Whep.firstFrameMs} ms; of an RTMP publish without B-frames (copied) ${seen.copiedWhep.firstFrameMs} ms; with, ${seen.rtmpWhep.firstFrameMs} ms (the rendition starting) and ${seen.rtmpWhepAgain.firstFrameMs} ms (running); ` +
         `the player: ${JSON.stringify(seen.player)}; Livepeer's clients: ${JSON.stringify(seen.livepeer)}`,
     );
   });

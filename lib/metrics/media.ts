@@ -49,8 +49,8 @@ export const nodeSessions = new Gauge({
 export interface WebrtcStats {
   publishers: number;
   viewers: number;
-  /** Renditions made for WHEP viewers of publishes not made over WebRTC, running now. */
-  renditions: number;
+  /** Renditions for WHEP viewers of publishes not made over WebRTC, running now: their video copied (H.264 without B-frames) or made. */
+  renditions: { copied: number; made: number };
   receivedBytes: number;
   sentBytes: number;
   /** Viewers' keyframe requests (PLI, FIR). */
@@ -73,7 +73,18 @@ const webrtcGauge = (name: string, help: string, read: (s: WebrtcStats) => numbe
   });
 webrtcGauge("castline_webrtc_publishers", "WebRTC (WHIP) publishes on this node now", (s) => s.publishers);
 webrtcGauge("castline_webrtc_viewers", "WebRTC (WHEP) viewers on this node now", (s) => s.viewers);
-webrtcGauge("castline_webrtc_renditions", "Renditions made for WebRTC viewers of RTMP publishes, running now", (s) => s.renditions);
+new Gauge({
+  name: "castline_webrtc_renditions",
+  help: "Renditions for WebRTC viewers of RTMP publishes, running now, by video: copied (H.264 without B-frames) or made",
+  labelNames: ["video"] as const,
+  registers: [registry],
+  collect() {
+    const stats = webrtcStats();
+    if (!stats) return;
+    this.set({ video: "copied" }, stats.renditions.copied);
+    this.set({ video: "made" }, stats.renditions.made);
+  },
+});
 /** A count the node keeps since it started, brought up to date at scrape time. */
 const webrtcCounter = (name: string, help: string, read: (s: WebrtcStats) => number) => {
   let counted = 0;

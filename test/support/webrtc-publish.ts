@@ -34,6 +34,18 @@ async function main() {
   };
   delete env.DATABASE_URL; // the embedded one, in this namespace
   const app = await startAppProcess(env);
+  /** The media node's /metrics, read now: a sample's value by its name and labels. */
+  const nodeMetrics = async () => {
+    const auth: Record<string, string> = env.METRICS_TOKEN ? { authorization: `Bearer ${env.METRICS_TOKEN}` } : {};
+    const text = await (await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`, { headers: auth })).text();
+    return (sample: string) =>
+      Number(
+        text
+          .split("\n")
+          .find((l) => l.startsWith(`${sample} `))
+          ?.split(" ")[1],
+      );
+  };
   const browser = await chromium.launch({
     executablePath: CHROMIUM_WEBRTC.bin,
     args: [
@@ -133,11 +145,9 @@ async function main() {
       seen.rtmpWebrtcSource = await until("the RTMP stream's playback info to list WebRTC", sourceOf, 60_000);
       seen.rtmpWhep = await watchOverWhep(browser, app.url, rtmp.playbackId);
       seen.rtmpWhepAgain = await watchOverWhep(browser, app.url, rtmp.playbackId);
-      // The node's metrics: the rendition runs on a while after its viewers left, and what was sent is counted.
-      const auth: Record<string, string> = env.METRICS_TOKEN ? { authorization: `Bearer ${env.METRICS_TOKEN}` } : {};
-      const metrics = await (await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`, { headers: auth })).text();
-      const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(metrics)?.[1]);
-      seen.metrics = { renditions: value("castline_webrtc_renditions"), sentBytes: value("castline_webrtc_sent_bytes_total") };
+      // The node's metrics: the rendition (its video made: the source has B-frames) runs on a while after its viewers left, and what was sent is counted.
+      const metrics = await nodeMetrics();
+      seen.metrics = { made: metrics('castline_webrtc_renditions{video="made"}'), sentBytes: metrics("castline_webrtc_sent_bytes_total") };
 
       // Castline's player: WebRTC first where it can; `?lowLatency=false` plays HLS.
       const player = await browser.newPage();
@@ -162,6 +172,25 @@ async function main() {
       await player.close();
     } finally {
       encoder.kill("SIGKILL");
+    }
+
+    // An RTMP publish without B-frames: its video copied as it is to WHEP viewers (passthrough).
+    const plain = (await api.post("stream", { name: "rtmp without b-frames" })).body;
+    const plainEncoder = spawn(
+      "ffmpeg",
+      ["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi", "-i", "sine=frequency=440"]
+        .concat(["-c:v", "libx264", "-preset", "veryfast", "-bf", "0", "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "aac", "-t", "120"])
+        .concat(["-f", "flv", `rtmp://127.0.0.1:${env.RTMP_PORT}/live/${plain.streamKey}`]),
+      { stdio: "ignore" },
+    );
+    try {
+      const listed = async () =>
+        ((await api.get(`playback/${plain.playbackId}`)).body.meta?.source as { hrn: string }[] | undefined)?.some((s) => s.hrn === "WebRTC (H264)");
+      await until("the stream without B-frames listed for WebRTC", listed, 60_000);
+      seen.copiedWhep = await watchOverWhep(browser, app.url, plain.playbackId);
+      seen.copiedMetrics = { copied: (await nodeMetrics())('castline_webrtc_renditions{video="copied"}') };
+    } finally {
+      plainEncoder.kill("SIGKILL");
     }
 
     // Livepeer's own clients (@livepeer/core-web, behind @livepeer/react's Broadcast and Player), unchanged, on another origin.

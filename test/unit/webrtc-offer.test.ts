@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { chooseFromOffer, ffmpegSdp, matchViewerOffer, withPublicAddresses } from "@/media-node/sdp";
+import { flvReorders } from "@/media-node/feed";
 import { RENDITION_FORMATS, renditionArgs } from "@/media-node/webrtc-rendition";
 import { asksForKeyframe, plainRtp } from "@/media-node/whip";
 
@@ -91,6 +92,9 @@ test("the rendition for WebRTC viewers of an RTMP publish: no B-frames, a keyfra
     ["rtp://127.0.0.1:40000?pkt_size=1200", "rtp://127.0.0.1:40002?pkt_size=1200"],
   );
   assert.equal(after("-c:a"), "libopus");
+  const copied = renditionArgs("unix:/tmp/feeds/3.sock", { video: 40000 }, true);
+  assert.equal(copied[copied.indexOf("-c:v") + 1], "copy", "H.264 without B-frames: copied");
+  assert.ok(!copied.includes("libx264") && copied.includes("h264_mp4toannexb"), "in Annex B, parameter sets before each keyframe");
   const silent = renditionArgs("unix:/tmp/feeds/2.sock", { video: 40000 });
   assert.ok(!silent.includes("-c:a") && silent.filter((a) => a.startsWith("rtp://")).length === 1, "no audio: video alone");
 
@@ -120,4 +124,24 @@ test("behind 1:1 NAT the answer also offers the public address: each host candid
     ],
   );
   assert.equal(withPublicAddresses(answer, []), answer, "none set: the answer as it is");
+});
+
+test("an FLV tag of H.264 frames tells whether its frame is reordered (a composition time offset: B-frames)", () => {
+  // tag header (11 bytes: type 9, size, timestamp, stream id), then frame type/codec, AVC packet type, composition time (SI24)
+  const tag = (head: number, packetType: number, cts: number) => {
+    const out = Buffer.alloc(20);
+    out[0] = 9;
+    out[11] = head;
+    out[12] = packetType;
+    out.writeIntBE(cts, 13, 3);
+    return out;
+  };
+  assert.equal(flvReorders(tag(0x17, 1, 0)), false, "a keyframe shown when decoded");
+  assert.equal(flvReorders(tag(0x27, 1, 66)), true, "a frame shown 66 ms later");
+  assert.equal(flvReorders(tag(0x27, 1, -33)), true, "or earlier");
+  assert.equal(flvReorders(tag(0x17, 0, 0)), undefined, "the sequence header is no frame");
+  assert.equal(flvReorders(tag(0x9c, 1, 0)), undefined, "enhanced RTMP (HEVC, AV1): not H.264");
+  const audio = tag(0xaf, 1, 0);
+  audio[0] = 8;
+  assert.equal(flvReorders(audio), undefined, "audio");
 });

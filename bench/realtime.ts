@@ -11,20 +11,20 @@ import { ensurePrograms, FFMPEG, IPROUTE } from "../scripts/prerequisites";
 import { procStat } from "./process-cpu";
 
 /**
- * `npm run bench webrtc`: WHEP viewers of an RTMP publish (720p30 with B-frames, as OBS sends
+ * `npm run bench realtime`: WHEP viewers of an RTMP publish (720p30 with B-frames, as OBS sends
  * it), on one media node: the rendition made for them beside a bare ffmpeg making the same from
  * the same file, and the node's CPU per viewer forwarding it. In a network namespace of its own
  * (`unshare --net`, loopback up), as the WebRTC test: ICE has loopback alone, and nothing leaves it.
  * The viewers are node-datachannel peers in this process (their CPU is not the node's).
  */
-export async function benchWebrtc() {
+export async function benchRealtime() {
   ensurePrograms([FFMPEG, IPROUTE]);
-  const child = spawn("unshare", ["--net", "--", "sh", "-c", `ip link set lo up && exec "${process.execPath}" --import tsx bench/webrtc.ts --in-namespace`], {
+  const child = spawn("unshare", ["--net", "--", "sh", "-c", `ip link set lo up && exec "${process.execPath}" --import tsx bench/realtime.ts --in-namespace`], {
     stdio: "inherit",
     env: { ...process.env, DATABASE_URL: "" },
   });
   const code = await new Promise((resolve) => child.once("exit", resolve));
-  if (code !== 0) throw new Error(`bench webrtc failed (${code}): it needs unshare --net (root, or CAP_SYS_ADMIN)`);
+  if (code !== 0) throw new Error(`bench realtime failed (${code}): it needs unshare --net (root, or CAP_SYS_ADMIN)`);
 }
 
 const WINDOW_S = 15;
@@ -78,7 +78,7 @@ async function viewer(origin: string, playbackId: string) {
 }
 
 async function inNamespace() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-bench-webrtc-"));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-bench-realtime-"));
   const clip = path.join(dataDir, "clip.flv");
   // 20 s of 720p30 with B-frames and AAC, encoded once: the publisher then only copies it.
   spawnSync("ffmpeg", [
