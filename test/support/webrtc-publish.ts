@@ -5,12 +5,12 @@ import { spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { build } from "esbuild";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { freePort } from "@/lib/net/free-port";
 import { startAppProcess } from "../../scripts/app-process";
-import { CHROMIUM_WEBRTC } from "../../scripts/prerequisites";
 import { newAccount } from "./client";
 import { ffprobe, until } from "./media";
+import { launchWebrtcBrowser, publishFromPage, watchOverWhep } from "./webrtc-browser";
 
 /**
  * A browser publishing over WHIP to a whole Castline (its embedded PostgreSQL, its media node),
@@ -46,15 +46,7 @@ async function main() {
           ?.split(" ")[1],
       );
   };
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_WEBRTC.bin,
-    args: [
-      ...["--no-sandbox", "--disable-gpu", "--allow-loopback-in-peer-connection", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"],
-      // Host candidates named by mDNS (a page without camera permission) wait for a multicast this
-      // namespace cannot do, and ICE gathering would never complete here; on a real network it does.
-      "--disable-features=WebRtcHideLocalIpsWithMdns",
-    ],
-  });
+  const browser = await launchWebrtcBrowser();
   const seen: Record<string, unknown> = {};
   try {
     const api = await newAccount(app.url);
@@ -205,41 +197,6 @@ async function main() {
   console.log(`RESULT ${JSON.stringify(seen)}`);
 }
 
-/**
- * The camera and microphone of `page` published over WHIP to `key`, as a browser's own code
- * would (one non-trickle offer); `videoCodec` (e.g. "video/VP8") makes the offer's video that
- * codec alone. The connection stays in the page (window.pc). What the offer's video section
- * offered is returned with the answer's status and Location.
- */
-async function publishFromPage(page: Page, key: string, videoCodec?: string) {
-  return page.evaluate(
-    async ({ key, videoCodec }) => {
-      const media = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720 }, audio: true });
-      const pc = new RTCPeerConnection();
-      for (const track of media.getTracks()) {
-        const transceiver = pc.addTransceiver(track, { direction: "sendonly" });
-        if (track.kind === "video" && videoCodec)
-          transceiver.setCodecPreferences(RTCRtpSender.getCapabilities("video")!.codecs.filter((c) => c.mimeType === videoCodec));
-      }
-      await pc.setLocalDescription(await pc.createOffer());
-      await new Promise<void>((resolve) => {
-        if (pc.iceGatheringState === "complete") resolve();
-        pc.addEventListener("icegatheringstatechange", () => pc.iceGatheringState === "complete" && resolve());
-        setTimeout(resolve, 3000);
-      });
-      const offer = pc.localDescription!.sdp;
-      const videoSection = offer.slice(offer.indexOf("m=video"));
-      const offeredVideo = [...new Set([...videoSection.matchAll(/a=rtpmap:\d+ ([\w-]+)\//g)].map((m) => m[1]))];
-      const res = await fetch(`/webrtc/${key}`, { method: "POST", headers: { "content-type": "application/sdp" }, body: offer });
-      const answer = await res.text();
-      if (res.status === 201) await pc.setRemoteDescription({ type: "answer", sdp: answer });
-      (window as unknown as { pc: RTCPeerConnection }).pc = pc;
-      return { status: res.status, location: res.headers.get("location"), answer: res.status === 201 ? "sdp" : answer, offeredVideo };
-    },
-    { key, videoCodec },
-  );
-}
-
 /** The streams of the first segment a live HLS master's first variant lists, once it lists one (ffprobe). */
 async function probeFirstSegment(master: string, file: string) {
   const segment = await until(
@@ -372,57 +329,6 @@ async function livepeerClients(browser: Browser, origin: string, api: Awaited<Re
   } finally {
     await page.close();
     site.close();
-  }
-}
-
-/** A viewer over WHEP in a page of its own: the offer, the first frame's time after it, and frames coming on. */
-async function watchOverWhep(browser: Browser, origin: string, playbackId: string) {
-  const viewer = await browser.newPage();
-  await viewer.goto(`${origin}/api/health`);
-  try {
-    return await viewer.evaluate(async (playbackId) => {
-      const pc = new RTCPeerConnection();
-      pc.addTransceiver("video", { direction: "recvonly" });
-      pc.addTransceiver("audio", { direction: "recvonly" });
-      const video = document.createElement("video");
-      video.muted = true;
-      video.autoplay = true;
-      document.body.append(video);
-      pc.addEventListener("track", (e) => (video.srcObject = e.streams[0] ?? new MediaStream([e.track])));
-      await pc.setLocalDescription(await pc.createOffer());
-      await new Promise<void>((resolve) => {
-        if (pc.iceGatheringState === "complete") resolve();
-        pc.addEventListener("icegatheringstatechange", () => pc.iceGatheringState === "complete" && resolve());
-        setTimeout(resolve, 3000);
-      });
-      const started = performance.now();
-      const res = await fetch(`/webrtc/${playbackId}`, { method: "POST", headers: { "content-type": "application/sdp" }, body: pc.localDescription!.sdp });
-      if (res.status !== 201) return { status: res.status, body: await res.text() };
-      await pc.setRemoteDescription({ type: "answer", sdp: await res.text() });
-      const framed = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), 10_000);
-        video.requestVideoFrameCallback(() => {
-          clearTimeout(timer);
-          resolve(true);
-        });
-      });
-      const firstFrameMs = Math.round(performance.now() - started);
-      // Frames keep coming: a dozen within 10 s at most.
-      const deadline = performance.now() + 10_000;
-      while (video.getVideoPlaybackQuality().totalVideoFrames <= 12 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      const audio = [...(await pc.getStats()).values()].find((s) => s.type === "inbound-rtp" && s.kind === "audio");
-      return {
-        status: 201,
-        framed,
-        firstFrameMs,
-        width: video.videoWidth,
-        frames: video.getVideoPlaybackQuality().totalVideoFrames,
-        audioPackets: (audio?.packetsReceived as number | undefined) ?? 0,
-        location: res.headers.get("location"),
-      };
-    }, playbackId);
-  } finally {
-    await viewer.close();
   }
 }
 
