@@ -31,6 +31,8 @@ import { RENDITION_FORMATS, WebrtcRendition } from "./webrtc-rendition";
 const CONNECT_WITHIN_MS = 15_000;
 /** How long gathering the node's candidates may take before answering with what it has. */
 const GATHER_WITHIN_MS = 2000;
+/** How often a publisher is asked for a keyframe until the first one reached the broadcast. */
+const FIRST_KEYFRAME_ASK_MS = 300;
 /** The bitrate asked of publishers (REMB): a 720p broadcast's. Browsers otherwise stay near 300 kb/s. */
 const ASKED_BPS = 2_500_000;
 
@@ -73,6 +75,8 @@ class SessionLink extends EventEmitter {
  */
 class WhipPublisher extends BaseSession {
   readonly socket: SessionLink;
+  /** Whether a video keyframe went out yet: ffmpeg copies none of the frames before one. */
+  videoStarted = false;
   private readonly flv = new Flv();
   private broadcast?: NmsBroadcast;
 
@@ -87,7 +91,11 @@ class WhipPublisher extends BaseSession {
       this.stop();
       onDestroy();
     });
-    this.flv.onPacketCallback = (packet) => this.broadcast?.broadcastMessage(packet);
+    this.flv.onPacketCallback = (packet) => {
+      // node-media-server's flags: 3 is a video keyframe.
+      if (packet.codec_type === 9 && packet.flags === 3) this.videoStarted = true;
+      this.broadcast?.broadcastMessage(packet);
+    };
   }
 
   /** FLV from ffmpeg; the first bytes start the publish (node.ts then asks the app about the key). */
@@ -263,6 +271,13 @@ export class WhipIngest {
         track.onOpen(() => {
           clearTimeout(connectTimer);
           track.requestBitrate(ASKED_BPS);
+          // Until ffmpeg (started as the offer was answered) has passed on a keyframe, ask again
+          // often: one that came before it listened is lost, and the broadcast (its HLS, its
+          // recording) would begin with seconds of sound alone.
+          const untilVideo = setInterval(() => {
+            if (publisher.videoStarted || !track.isOpen()) return clearInterval(untilVideo);
+            track.requestKeyframe();
+          }, FIRST_KEYFRAME_ASK_MS);
           track.requestKeyframe();
           keyframes = setInterval(() => {
             if (!track.isOpen()) return;

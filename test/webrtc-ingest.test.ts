@@ -33,6 +33,11 @@ describe("WebRTC ingest (WHIP)", () => {
     assert.ok(seen.whep.width >= 320 && seen.whep.frames > 12, JSON.stringify(seen.whep));
     assert.equal(seen.deleteStatus, 200);
     assert.equal(seen.ended, true);
+    assert.equal(seen.secondPublisher, 409, "a second publisher of a live stream");
+    assert.equal(seen.noUsableCodec, 406, "an offer with no video the node takes (AV1 alone)");
+    assert.equal(seen.noUsableCodecSessions, 0, "nothing created");
+    assert.deepEqual(seen.events, ["stream.started", "stream.idle"], "the webhooks fire as for RTMP");
+    assert.equal(seen.recording.source, "recording", `and the broadcast is recorded as an asset: ${JSON.stringify(seen.recording)}`);
     assert.equal(seen.dashboardLive, true, "the stream page's “Go live from this browser” goes live");
     assert.equal(seen.dashboardEnded, true, "and its Stop ends the broadcast");
     assert.deepEqual(

@@ -10,6 +10,7 @@ import { freePort } from "@/lib/net/free-port";
 import { startAppProcess } from "../../scripts/app-process";
 import { newAccount } from "./client";
 import { ffprobe, until } from "./media";
+import { startReceiver } from "./receiver";
 import { launchWebrtcBrowser, publishFromPage, watchOverWhep } from "./webrtc-browser";
 
 /**
@@ -28,6 +29,8 @@ async function main() {
     RTMP_PORT: String(await freePort()),
     MEDIA_NODE: "true",
     WEBRTC_HOST: "127.0.0.1",
+    ALLOW_PRIVATE_URLS: "true", // the webhook receiver, on loopback
+    RECORDING_RECONNECT_WINDOW_S: "3", // a recording is made an asset once its stream has not come back for this long
     METRICS_PORT: String(await freePort()),
     // STUN where Livepeer's clients look for it: this namespace's own 127.0.0.1:3478
     STUN_PORT: "3478",
@@ -48,9 +51,13 @@ async function main() {
   };
   const browser = await launchWebrtcBrowser();
   const seen: Record<string, unknown> = {};
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
   try {
     const api = await newAccount(app.url);
-    const stream = (await api.post("stream", { name: "from the browser" })).body;
+    const events = await startReceiver();
+    receiver = events;
+    await api.post("webhook", { name: "events", url: events.url, events: ["stream.started", "stream.idle"] });
+    const stream = (await api.post("stream", { name: "from the browser", record: true })).body;
     const page = await browser.newPage();
     await page.goto(`${app.url}/api/health`);
     const started = Date.now();
@@ -85,10 +92,37 @@ async function main() {
     // A viewer over WHEP, at the playback id: the publisher's media forwarded as it arrives.
     seen.whep = await watchOverWhep(browser, app.url, stream.playbackId);
 
+    // Refused, nothing created: a second publisher of the live stream; an offer with no video the node takes.
+    const second = await browser.newPage();
+    await second.goto(`${app.url}/api/health`);
+    seen.secondPublisher = (await publishFromPage(second, stream.streamKey)).status;
+    await second.close();
+    const idleStream = (await api.post("stream", { name: "no usable codec" })).body;
+    const av1Only = await browser.newPage();
+    await av1Only.goto(`${app.url}/api/health`);
+    seen.noUsableCodec = (await publishFromPage(av1Only, idleStream.streamKey, "video/AV1")).status;
+    await av1Only.close();
+    seen.noUsableCodecSessions = (await api.get(`stream/${idleStream.id}/sessions`)).body.length;
+
     const location = (seen.publish as { location: string }).location;
     seen.deleteStatus = (await fetch(new URL(location, app.url), { method: "DELETE" })).status;
     await until("the stream idle", async () => (await api.get(`stream/${stream.id}`)).body.isActive === false, 30_000);
     seen.ended = true;
+    // As for RTMP: the webhooks, and the recording as an asset.
+    await until("stream.idle delivered", async () => events.received.some((r) => r.json.event === "stream.idle"), 30_000);
+    seen.events = events.received.map((r) => r.json.event);
+    seen.recording = await until(
+      "the recording's asset, ready",
+      async () => {
+        const assets = (await api.get("asset")).body;
+        seen.assets = assets.map((a: { source?: unknown; status: unknown }) => ({ source: a.source, status: a.status }));
+        const asset = assets.find((a: { source?: { type: string; streamId?: string } }) => a.source?.streamId === stream.id);
+        return asset?.status.phase === "ready" && { source: asset.source.type, duration: asset.videoSpec?.duration };
+      },
+      90_000,
+      500,
+    );
+    delete seen.assets;
 
     // The creator goes live from the dashboard's stream page, and stops there.
     const other = (await api.post("stream", { name: "from the dashboard" })).body;
@@ -190,6 +224,7 @@ async function main() {
   } catch (err) {
     seen.error = err instanceof Error ? err.message : String(err);
   } finally {
+    await receiver?.close();
     await browser.close();
     await app.stop().catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });
