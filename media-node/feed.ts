@@ -165,7 +165,7 @@ export class Feed extends BaseSession {
       socket.on("error", () => socket.destroy()); // a reader that died
       socket.once("close", () => this.readers.delete(socket));
       for (const chunk of fromStart && this.held ? this.held : this.joinNow()) {
-        socket.write(chunk);
+        socket.write(this.fileHeaderAsItIs(chunk));
         input.startMs ??= flvMediaTime(chunk);
       }
       this.readers.set(socket, input);
@@ -174,6 +174,21 @@ export class Feed extends BaseSession {
     server.listen(socketPath);
     this.listeners.add(server);
     return input;
+  }
+
+  /**
+   * node-media-server's FLV file header says "audio and video" whatever the broadcast holds. A
+   * reader (ffmpeg) told of audio that never comes waits for it before writing anything: a
+   * broadcast of video alone (a WebRTC publish without a microphone, an encoder without sound)
+   * never went live. Readers connect once the broadcast's headers are in (node.ts), so the file
+   * header says audio only when there is some, as the ladder's choice of streams does.
+   */
+  private fileHeaderAsItIs(chunk: Buffer): Buffer {
+    const isFileHeader = chunk.length === 13 && chunk[0] === 0x46 && chunk[1] === 0x4c && chunk[2] === 0x56;
+    if (!isFileHeader || this.broadcast.flvAudioHeader) return chunk;
+    const header = Buffer.from(chunk);
+    header[4] &= ~0x04;
+    return header;
   }
 
   /** What a reader joining now needs first, as node-media-server gives its FLV players. */

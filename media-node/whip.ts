@@ -303,7 +303,9 @@ export class WhipIngest {
   async watch(streamKey: string, offerSdp: string): Promise<WhipSession | undefined> {
     const source = this.published.get(streamKey) ?? (await this.renditionOf(streamKey));
     if (!source) return undefined;
-    const choice = matchViewerOffer(offerSdp, source.choice);
+    // A source without sound still answers the viewer's audio (silent): Chrome showed no picture
+    // of a video-only publish to a viewer whose offered audio section the answer left out.
+    const choice = matchViewerOffer(offerSdp, { ...source.choice, audio: source.choice.audio ?? RENDITION_FORMATS.audio });
     if (!choice.video) return undefined;
     const id = randomBytes(16).toString("hex");
     const pc = this.peer(`whep-${id.slice(0, 8)}`);

@@ -20,13 +20,13 @@ export function launchWebrtcBrowser(): Promise<Browser> {
 /**
  * The camera and microphone of `page` published over WHIP to `key`, as a browser's own code
  * would (one non-trickle offer); `videoCodec` (e.g. "video/VP8") makes the offer's video that
- * codec alone. The connection stays in the page (window.pc). What the offer's video section
+ * codec alone; `audio` false publishes video alone. The connection stays in the page (window.pc). What the offer's video section
  * offered is returned with the answer's status and Location.
  */
-export async function publishFromPage(page: Page, key: string, videoCodec?: string) {
+export async function publishFromPage(page: Page, key: string, videoCodec?: string, audio = true) {
   return page.evaluate(
-    async ({ key, videoCodec }) => {
-      const media = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720 }, audio: true });
+    async ({ key, videoCodec, audio }) => {
+      const media = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720 }, audio });
       const pc = new RTCPeerConnection();
       for (const track of media.getTracks()) {
         const transceiver = pc.addTransceiver(track, { direction: "sendonly" });
@@ -48,7 +48,7 @@ export async function publishFromPage(page: Page, key: string, videoCodec?: stri
       (window as unknown as { pc: RTCPeerConnection }).pc = pc;
       return { status: res.status, location: res.headers.get("location"), answer: res.status === 201 ? "sdp" : answer, offeredVideo };
     },
-    { key, videoCodec },
+    { key, videoCodec, audio },
   );
 }
 

@@ -142,11 +142,12 @@ async function main() {
     await until("the dashboard's stream idle", async () => (await api.get(`stream/${other.id}`)).body.isActive === false, 30_000);
     seen.dashboardEnded = await card.getByRole("button", { name: "Turn on camera" }).isVisible();
 
-    // A publisher offering VP8 alone (Firefox without OpenH264): made H.264 for HLS; a WHEP viewer gets its VP8 as it comes.
+    // A publisher offering VP8 alone (Firefox without OpenH264), and video without sound (no microphone):
+    // made H.264 for HLS; a WHEP viewer gets its VP8 as it comes.
     const vp8 = (await api.post("stream", { name: "vp8 only" })).body;
     const vp8Page = await browser.newPage();
     await vp8Page.goto(`${app.url}/api/health`);
-    seen.vp8Publish = await publishFromPage(vp8Page, vp8.streamKey, "video/VP8");
+    seen.vp8Publish = await publishFromPage(vp8Page, vp8.streamKey, "video/VP8", false);
     await until("the VP8 publish live", async () => (await api.get(`stream/${vp8.id}`)).body.isActive === true, 30_000);
     const vp8Hls = ((await api.get(`playback/${vp8.playbackId}`)).body.meta.source as { hrn: string; url: string }[]).find((s) => s.hrn === "HLS (TS)")!.url;
     seen.vp8Segment = await probeFirstSegment(vp8Hls, path.join(dataDir, "vp8.ts"));
