@@ -8,6 +8,7 @@ import { freePort } from "@/lib/net/free-port";
 import { RENDITION_FORMATS, renditionArgs } from "@/media-node/webrtc-rendition";
 import { startAppProcess } from "../scripts/app-process";
 import { ensurePrograms, FFMPEG, IPROUTE } from "../scripts/prerequisites";
+import { glassToGlass } from "./glass-to-glass";
 import { procStat } from "./process-cpu";
 
 /**
@@ -15,7 +16,8 @@ import { procStat } from "./process-cpu";
  * it), on one media node: the rendition made for them beside a bare ffmpeg making the same from
  * the same file, and the node's CPU per viewer forwarding it. In a network namespace of its own
  * (`unshare --net`, loopback up), as the WebRTC test: ICE has loopback alone, and nothing leaves it.
- * The viewers are node-datachannel peers in this process (their CPU is not the node's).
+ * The viewers are node-datachannel peers in this process (their CPU is not the node's). Then
+ * glass to glass by the capture clock, and the browser publisher's bitrate (bench/glass-to-glass.ts).
  */
 export async function benchRealtime() {
   ensurePrograms([FFMPEG, IPROUTE]);
@@ -136,6 +138,9 @@ async function inNamespace() {
       }
     }
     for (const row of rows) console.log(row);
+    for (const v of viewers.splice(0)) v.close();
+    publisher?.kill("SIGKILL");
+    await glassToGlass(app.url, api, rtmpPort);
   } finally {
     for (const v of viewers) v.close();
     bare?.kill("SIGKILL");

@@ -40,9 +40,13 @@ export async function publishOverWhip(url: string, streamKey: string, media: Med
   const pc = new RTCPeerConnection();
   for (const track of media.getTracks()) {
     const sender = pc.addTransceiver(track, { direction: "sendonly" }).sender;
-    if (track.kind === "video" && maxKbps) {
-      const params = sender.getParameters();
-      params.encodings = [{ ...(params.encodings?.[0] ?? {}), maxBitrate: maxKbps * 1000 }];
+    if (track.kind === "video") {
+      const params: RTCRtpSendParameters & { degradationPreference?: string } = sender.getParameters();
+      if (maxKbps) params.encodings = [{ ...(params.encodings?.[0] ?? {}), maxBitrate: maxKbps * 1000 }];
+      // The resolution the creator chose, as an encoder such as OBS keeps it. Chrome's default
+      // ("balanced") scales down on busy pictures and stayed at 640x360 with 2.5 Mb/s to spend
+      // (bench realtime); kept, a busy machine costs frame rate instead.
+      params.degradationPreference = "maintain-resolution";
       await sender.setParameters(params).catch(() => undefined);
     }
   }

@@ -5,7 +5,7 @@ import { CHROMIUM_WEBRTC } from "../../scripts/prerequisites";
  * A browser publishing and watching over WebRTC, for the WebRTC scenarios (test/support/webrtc-*.ts),
  * each run in a network namespace of its own with loopback alone.
  */
-export function launchWebrtcBrowser(): Promise<Browser> {
+export function launchWebrtcBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_WEBRTC.bin,
     args: [
@@ -13,6 +13,7 @@ export function launchWebrtcBrowser(): Promise<Browser> {
       // Host candidates named by mDNS (a page without camera permission) wait for a multicast this
       // namespace cannot do, and ICE gathering would never complete here; on a real network it does.
       "--disable-features=WebRtcHideLocalIpsWithMdns",
+      ...extraArgs,
     ],
   });
 }
