@@ -4,7 +4,7 @@ import dgram from "node:dgram";
 import { EventEmitter } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Audio, PeerConnection, RtcpReceivingSession, type Track, Video } from "node-datachannel";
+import { Audio, PeerConnection, RtcpNackResponder, RtcpReceivingSession, type Track, Video } from "node-datachannel";
 import Context, { type NmsBroadcast } from "node-media-server/src/core/context.js";
 import Flv from "node-media-server/src/protocol/flv.js";
 import BroadcastServer from "node-media-server/src/server/broadcast_server.js";
@@ -33,6 +33,8 @@ const CONNECT_WITHIN_MS = 15_000;
 const GATHER_WITHIN_MS = 2000;
 /** How often a publisher is asked for a keyframe until the first one reached the broadcast. */
 const FIRST_KEYFRAME_ASK_MS = 300;
+/** Packets kept per viewer's track to send again when asked (NACK): about a second of 720p at 2.5 Mb/s. */
+const NACK_HISTORY_PACKETS = 512;
 /** The bitrate asked of publishers (REMB): a 720p broadcast's. Browsers otherwise stay near 300 kb/s. */
 const ASKED_BPS = 2_500_000;
 
@@ -188,14 +190,12 @@ interface Viewer {
 
 /** The WebRTC sessions of one media node: publishes (WHIP) and their viewers (WHEP). */
 export class WhipIngest {
-  private readonly counts = { receivedBytes: 0, sentBytes: 0, keyframeRequests: 0 };
+  private readonly counts = { receivedBytes: 0, sentBytes: 0, keyframeRequests: 0, nacked: 0, lostByPublishers: 0, lostBySent: 0 };
   private readonly sessions = new Map<string, () => void>();
   /** By stream key: the one publish of each stream on this node, when made over WebRTC. */
   private readonly published = new Map<string, Source>();
-  /** By stream key: the renditions made for WHEP viewers of other publishes, while watched. */
-  private readonly renditions = new Map<string, Promise<{ source: Source; stop(): void }>>();
-  /** The same, once started, with whether each copies its broadcast's video or makes it. */
-  private readonly running = new Map<string, { source: Source; video: "copied" | "made" }>();
+  /** By stream key: the renditions for WHEP viewers of other publishes, while watched; once started, whether each copies its broadcast's video or makes it. */
+  private readonly renditions = new Map<string, { source: Source; started: Promise<WebrtcRendition>; video?: "copied" | "made" }>();
 
   constructor(private readonly opts: WhipOptions) {}
 
@@ -259,9 +259,17 @@ export class WhipIngest {
     for (const [kind, track] of tracks) {
       const media = choice[kind]!;
       const to = ports[kind]!;
+      let lastSequence: number | undefined;
       track.onMessage((packet) => {
         this.counts.receivedBytes += packet.length;
         if ((packet[1] & 0x7f) !== media.payloadType) return; // RTCP, retransmissions
+        // Packets that never came: a jump forward in the sequence (a late one arrives behind it).
+        const sequence = packet.readUInt16BE(2);
+        const ahead = lastSequence === undefined ? 1 : (sequence - lastSequence) & 0xffff;
+        if (ahead > 0 && ahead < 0x8000) {
+          this.counts.lostByPublishers += ahead - 1;
+          lastSequence = sequence;
+        }
         const rtp = plainRtp(packet);
         if (!rtp || ended) return;
         udp.send(rtp, to, "127.0.0.1");
@@ -319,14 +327,23 @@ export class WhipIngest {
       const ssrc = randomBytes(4).readUInt32BE();
       description.addSSRC(ssrc, "castline", "castline", kind);
       const track = pc.addTrack(description);
-      if (kind === "video") {
-        track.onOpen(keyframe);
-        track.onMessage((rtcp) => {
-          if (!asksForKeyframe(rtcp)) return;
+      // What the viewer missed is sent again from the last packets sent (libdatachannel keeps them).
+      track.setMediaHandler(new RtcpNackResponder(NACK_HISTORY_PACKETS));
+      let lostBefore = 0;
+      track.onMessage((rtcp) => {
+        const said = readViewerRtcp(rtcp);
+        this.counts.nacked += said.nacked;
+        const lost = said.lost.get(ssrc);
+        if (lost !== undefined && lost > lostBefore) {
+          this.counts.lostBySent += lost - lostBefore;
+          lostBefore = lost;
+        }
+        if (kind === "video" && said.keyframe) {
           this.counts.keyframeRequests++;
           keyframe();
-        });
-      }
+        }
+      });
+      if (kind === "video") track.onOpen(keyframe);
       out.set(kind, { track, payloadType: media.payloadType, ssrc });
     }
     const forward = (kind: Kind, rtp: Buffer) => {
@@ -365,7 +382,7 @@ export class WhipIngest {
    */
   private async renditionOf(streamKey: string): Promise<Source | undefined> {
     const running = this.renditions.get(streamKey);
-    if (running) return (await running)?.source;
+    if (running) return running.started.then(() => running.source);
     const live = this.opts.feedOf?.(streamKey);
     if (!live) return undefined;
     let linger: NodeJS.Timeout | undefined;
@@ -375,32 +392,33 @@ export class WhipIngest {
       keyframe: () => {}, // one every second regardless (webrtc-rendition.ts)
       left: () => {
         clearTimeout(linger);
-        if (!source.viewers.size) linger = setTimeout(() => source.viewers.size || rendition.stop(), RENDITION_LINGER_MS);
+        if (!source.viewers.size) linger = setTimeout(() => source.viewers.size || void entry.started.then((r) => r.stop()), RENDITION_LINGER_MS);
       },
     };
     const ended = () => {
       clearTimeout(linger);
-      if (this.renditions.get(streamKey) === starting) this.renditions.delete(streamKey);
-      if (this.running.get(streamKey)?.source === source) this.running.delete(streamKey);
+      if (this.renditions.get(streamKey) === entry) this.renditions.delete(streamKey);
       for (const viewer of source.viewers) viewer.end();
     };
     const forward = (kind: Kind, rtp: Buffer) => {
       for (const viewer of source.viewers) viewer.forward(kind, rtp);
     };
-    let rendition: WebrtcRendition;
-    const starting = WebrtcRendition.start(live.feed, live.audio, forward, ended).then(
-      (started) => {
-        rendition = started;
-        this.running.set(streamKey, { source, video: started.video });
-        return { source, stop: () => started.stop() };
-      },
-      (err: Error) => {
-        ended();
-        throw err;
-      },
-    );
-    this.renditions.set(streamKey, starting);
-    return (await starting).source;
+    const entry: { source: Source; started: Promise<WebrtcRendition>; video?: "copied" | "made" } = {
+      source,
+      started: WebrtcRendition.start(live.feed, live.audio, forward, ended).then(
+        (started) => {
+          entry.video = started.video;
+          return started;
+        },
+        (err: Error) => {
+          ended();
+          throw err;
+        },
+      ),
+    };
+    this.renditions.set(streamKey, entry);
+    await entry.started;
+    return source;
   }
 
   /** Ends a session (the publisher's DELETE); false when there is none by that id. */
@@ -412,16 +430,16 @@ export class WhipIngest {
 
   stats(): WebrtcStats {
     const published = [...this.published.values()];
-    const renditions = [...this.running.values()];
+    const renditions = [...this.renditions.values()];
     const viewers = [...published, ...renditions.map((r) => r.source)].reduce((n, s) => n + s.viewers.size, 0);
-    const copied = renditions.filter((r) => r.video === "copied").length;
-    return { publishers: published.length, viewers, renditions: { copied, made: renditions.length - copied }, ...this.counts };
+    const count = (video: "copied" | "made") => renditions.filter((r) => r.video === video).length;
+    return { publishers: published.length, viewers, renditions: { copied: count("copied"), made: count("made") }, ...this.counts };
   }
 
   endAll() {
     for (const end of [...this.sessions.values()]) end();
-    for (const starting of this.renditions.values())
-      void starting.then(
+    for (const { started } of this.renditions.values())
+      void started.then(
         (r) => r.stop(),
         () => {},
       );
@@ -448,14 +466,38 @@ async function answerOf(pc: PeerConnection, offerSdp: string, end: () => void): 
   return answer;
 }
 
-/** Whether RTCP from a viewer asks for a keyframe (a PLI or a FIR in the compound packet). */
-export function asksForKeyframe(rtcp: Buffer): boolean {
-  for (let at = 0; at + 4 <= rtcp.length; at += (rtcp.readUInt16BE(at + 2) + 1) * 4) {
-    const fmt = rtcp[at] & 0x1f;
-    if (rtcp[at + 1] === 206 && (fmt === 1 || fmt === 4)) return true;
-  }
-  return false;
+/** What a viewer's compound RTCP packet says that the node acts on or counts. */
+export interface ViewerRtcp {
+  /** A PLI or a FIR: it wants a keyframe. */
+  keyframe: boolean;
+  /** Packets it asked again (generic NACK: each entry one packet, and one more per bit of its mask). */
+  nacked: number;
+  /** Its reports' cumulative packets lost, by the SSRC they report on (receiver and sender reports). */
+  lost: Map<number, number>;
 }
+
+export function readViewerRtcp(rtcp: Buffer): ViewerRtcp {
+  const said: ViewerRtcp = { keyframe: false, nacked: 0, lost: new Map() };
+  for (let at = 0; at + 8 <= rtcp.length; ) {
+    const end = Math.min(rtcp.length, at + (rtcp.readUInt16BE(at + 2) + 1) * 4);
+    const count = rtcp[at] & 0x1f; // reports (SR, RR) or the feedback's format (RTPFB, PSFB)
+    const type = rtcp[at + 1];
+    if (type === 206 && (count === 1 || count === 4)) said.keyframe = true;
+    if (type === 205 && count === 1) for (let fci = at + 12; fci + 4 <= end; fci += 4) said.nacked += 1 + popcount(rtcp.readUInt16BE(fci + 2));
+    if (type === 200 || type === 201) {
+      const first = at + (type === 200 ? 28 : 8);
+      for (let block = first, n = 0; n < count && block + 24 <= end; block += 24, n++) said.lost.set(rtcp.readUInt32BE(block), rtcp.readIntBE(block + 5, 3));
+    }
+    at = end;
+  }
+  return said;
+}
+
+const popcount = (bits: number) => {
+  let n = 0;
+  for (let b = bits; b; b &= b - 1) n++;
+  return n;
+};
 
 function videoDescription(media: OfferedMedia, direction: "RecvOnly" | "SendOnly"): Video {
   const video = new Video(media.mid, direction);

@@ -1,22 +1,13 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { test } from "node:test";
+import { scenarioInNamespace } from "./support/in-namespace";
 
 /**
  * WebRTC on many machines (test/support/webrtc-cluster.ts, in a network namespace of its own):
  * WHIP through one app instance, WHEP through another, and a media node lost mid-WHIP.
  */
 test("WHIP through instance 1 lands on a node, WHEP through instance 2 plays it; kill -9 of that node ends the session within the lost-node time, and publishing again continues it on the other node", async () => {
-  const child = spawn("unshare", ["--net", "--", "sh", "-c", `ip link set lo up && exec "${process.execPath}" --import tsx test/support/webrtc-cluster.ts`], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout.on("data", (c) => (out += c));
-  child.stderr.on("data", (c) => (out += c));
-  await new Promise((resolve) => child.once("exit", resolve));
-  const line = out.split("\n").find((l) => l.startsWith("RESULT "));
-  assert.ok(line, `the scenario reported nothing:\n${out.slice(-3000)}`);
-  const seen = JSON.parse(line.slice("RESULT ".length));
+  const { seen, out } = await scenarioInNamespace("test/support/webrtc-cluster.ts");
   assert.equal(seen.error, undefined, `${seen.error}\n${out.slice(-3000)}`);
   assert.equal(seen.publish.status, 201);
   assert.ok(seen.landedOn === 0 || seen.landedOn === 1, "the publish runs on one of the nodes");

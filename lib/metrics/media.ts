@@ -55,6 +55,12 @@ export interface WebrtcStats {
   sentBytes: number;
   /** Viewers' keyframe requests (PLI, FIR). */
   keyframeRequests: number;
+  /** Packets viewers asked again (NACK). */
+  nacked: number;
+  /** Packets of publishers that never arrived (gaps in their sequence numbers). */
+  lostByPublishers: number;
+  /** Packets sent to viewers that they report lost (their RTCP reports). */
+  lostBySent: number;
 }
 
 /** Read at scrape time from the node's WebRTC. */
@@ -103,6 +109,27 @@ const webrtcCounter = (name: string, help: string, read: (s: WebrtcStats) => num
 webrtcCounter("castline_webrtc_received_bytes_total", "Bytes received from WebRTC publishers (RTP and RTCP)", (s) => s.receivedBytes);
 webrtcCounter("castline_webrtc_sent_bytes_total", "Media bytes sent to WebRTC viewers", (s) => s.sentBytes);
 webrtcCounter("castline_webrtc_keyframe_requests_total", "Keyframe requests (PLI, FIR) from WebRTC viewers", (s) => s.keyframeRequests);
+webrtcCounter("castline_webrtc_nacked_packets_total", "Packets WebRTC viewers asked again (NACK), sent again from the node's history", (s) => s.nacked);
+/** Lost packets, by direction: from publishers (gaps in what arrived), to viewers (what their reports say they lost). */
+const lostCounted = { received: 0, sent: 0 };
+new Counter({
+  name: "castline_webrtc_lost_packets_total",
+  help: "RTP packets lost: received (from WebRTC publishers, gaps in their sequence) and sent (to WebRTC viewers, as they report)",
+  labelNames: ["direction"] as const,
+  registers: [registry],
+  collect() {
+    const stats = webrtcStats();
+    if (!stats) return;
+    for (const [direction, now] of [
+      ["received", stats.lostByPublishers],
+      ["sent", stats.lostBySent],
+    ] as const) {
+      // Both series shown from the start (a 0 is a count too).
+      this.inc({ direction }, Math.max(0, now - lostCounted[direction]));
+      lostCounted[direction] = Math.max(lostCounted[direction], now);
+    }
+  },
+});
 
 /** Read at scrape time, as media_nodes.cpu_load is defined: nobody needs to set it. */
 export const nodeCpuLoad = new Gauge({

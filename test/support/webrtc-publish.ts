@@ -174,7 +174,13 @@ async function main() {
       seen.rtmpWhepAgain = await watchOverWhep(browser, app.url, rtmp.playbackId);
       // The node's metrics: the rendition (its video made: the source has B-frames) runs on a while after its viewers left, and what was sent is counted.
       const metrics = await nodeMetrics();
-      seen.metrics = { made: metrics('castline_webrtc_renditions{video="made"}'), sentBytes: metrics("castline_webrtc_sent_bytes_total") };
+      seen.metrics = {
+        made: metrics('castline_webrtc_renditions{video="made"}'),
+        sentBytes: metrics("castline_webrtc_sent_bytes_total"),
+        nacked: metrics("castline_webrtc_nacked_packets_total"),
+        lostSent: metrics('castline_webrtc_lost_packets_total{direction="sent"}'),
+        lostReceived: metrics('castline_webrtc_lost_packets_total{direction="received"}'),
+      };
 
       // Castline's player: WebRTC first where it can; `?lowLatency=false` plays HLS.
       const player = await browser.newPage();

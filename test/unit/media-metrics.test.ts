@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ffmpegRestarts, segmentWriteSeconds, startMetricsServer } from "@/lib/metrics/media";
+import { ffmpegRestarts, readWebrtcFrom, segmentWriteSeconds, startMetricsServer } from "@/lib/metrics/media";
 
 const TOKEN = "a-metrics-token-of-32-characters";
 
@@ -52,6 +52,37 @@ test("without a token the node's metrics are open (its port is firewalled)", asy
     assert.equal(res.status, 200);
     assert.match(await res.text(), /^# TYPE castline_node_sessions gauge$/m);
   } finally {
+    await server.close();
+  }
+});
+
+test("a node's WebRTC counts, read at scrape time: NACKed packets and packets lost both ways, each growing with what the node saw", async () => {
+  const stats = {
+    publishers: 1,
+    viewers: 3,
+    renditions: { copied: 0, made: 1 },
+    receivedBytes: 10,
+    sentBytes: 20,
+    keyframeRequests: 2,
+    nacked: 0,
+    lostByPublishers: 0,
+    lostBySent: 0,
+  };
+  readWebrtcFrom(() => stats);
+  const server = await startMetricsServer(0);
+  try {
+    const read = async () => await (await scrape(server.port)).text();
+    const first = await read();
+    assert.equal(sample(first, "castline_webrtc_viewers"), 3);
+    assert.equal(sample(first, 'castline_webrtc_lost_packets_total{direction="received"}'), 0, "shown before any loss");
+    assert.equal(sample(first, 'castline_webrtc_lost_packets_total{direction="sent"}'), 0);
+    Object.assign(stats, { nacked: 14, lostByPublishers: 3, lostBySent: 9 });
+    const then = await read();
+    assert.equal(sample(then, "castline_webrtc_nacked_packets_total"), 14);
+    assert.equal(sample(then, 'castline_webrtc_lost_packets_total{direction="received"}'), 3);
+    assert.equal(sample(then, 'castline_webrtc_lost_packets_total{direction="sent"}'), 9);
+  } finally {
+    readWebrtcFrom(() => undefined);
     await server.close();
   }
 });

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { chooseFromOffer, ffmpegSdp, matchViewerOffer, withPublicAddresses } from "@/media-node/sdp";
 import { flvReorders } from "@/media-node/feed";
 import { RENDITION_FORMATS, renditionArgs } from "@/media-node/webrtc-rendition";
-import { asksForKeyframe, plainRtp } from "@/media-node/whip";
+import { plainRtp, readViewerRtcp } from "@/media-node/whip";
 
 /** The shape of Chromium's offer: VP8 first, H.264 in several profiles and both packetisation modes, Opus. */
 const CHROME_OFFER = [
@@ -71,13 +71,23 @@ test("a viewer's offer (WHEP) is matched to what the publisher sends: the same c
   assert.deepEqual(matchViewerOffer(CHROME_OFFER, sent), {}, "an offer to send is not a viewer's");
 });
 
-test("a viewer's RTCP asks for a keyframe with a PLI or a FIR, anywhere in a compound packet", () => {
-  const receiverReport = [0x81, 201, 0, 7, ...Array(28).fill(0)];
+test("a viewer's RTCP: a keyframe asked with a PLI or a FIR, packets asked again (NACK), packets lost (its reports), anywhere in a compound packet", () => {
+  // A receiver report on SSRC 0x01020304: fraction lost 10, cumulative lost 300.
+  const receiverReport = [0x81, 201, 0, 7, 0, 0, 0, 9, 1, 2, 3, 4, 10, 0, 0x01, 0x2c, ...Array(16).fill(0)];
   const pli = [0x81, 206, 0, 2, 0, 0, 0, 1, 0, 0, 0, 2];
   const remb = [0x8f, 206, 0, 4, 0, 0, 0, 1, 0, 0, 0, 0, 0x52, 0x45, 0x4d, 0x42, 1, 0, 0, 0];
-  assert.equal(asksForKeyframe(Buffer.from([...receiverReport, ...pli])), true);
-  assert.equal(asksForKeyframe(Buffer.from([...receiverReport, ...remb])), false);
-  assert.equal(asksForKeyframe(Buffer.from([0x84, 206, 0, 2, 0, 0, 0, 1, 0, 0, 0, 2])), true, "a FIR");
+  // Two entries: packet 100 alone, packet 200 and the three its mask names.
+  const nack = [0x81, 205, 0, 4, 0, 0, 0, 1, 0, 0, 0, 2, 0, 100, 0, 0, 0, 200, 0b1000_0000, 0b0000_0101];
+  const read = (...parts: number[][]) => readViewerRtcp(Buffer.from(parts.flat()));
+  assert.equal(read(receiverReport, pli).keyframe, true);
+  assert.equal(read(receiverReport, remb).keyframe, false);
+  assert.equal(read([0x84, 206, 0, 2, 0, 0, 0, 1, 0, 0, 0, 2]).keyframe, true, "a FIR");
+  assert.equal(read(receiverReport, nack).nacked, 5);
+  assert.deepEqual([...read(receiverReport, pli).lost], [[0x01020304, 300]]);
+  // A sender report (a viewer that also sends) carries its report blocks after 20 bytes of sender info.
+  const senderReport = [0x81, 200, 0, 12, 0, 0, 0, 9, ...Array(20).fill(0), 1, 2, 3, 4, 0, 0, 0, 7, ...Array(16).fill(0)];
+  assert.deepEqual([...read(senderReport).lost], [[0x01020304, 7]]);
+  assert.deepEqual(read([0x81, 201, 0, 7, 0]), { keyframe: false, nacked: 0, lost: new Map() }, "a truncated packet says nothing");
 });
 
 test("the rendition for WebRTC viewers of an RTMP publish: no B-frames, a keyframe every second, Opus only with audio, a viewer's offer matched to it", () => {
