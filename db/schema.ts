@@ -665,3 +665,84 @@ export const playbackAdmissions = pgTable(
   },
   (t) => [index("playback_admissions_expiry_idx").on(t.expiresAt)],
 );
+
+/**
+ * One view: a viewer's play intent on a playback id and how it went, as its player's beacons
+ * last said (lib/analytics). Kept VIEW_RETENTION_DAYS; what the API reports comes from the
+ * roll-ups below. Unknown dimensions are '' (not null: they group as one value). No address.
+ */
+export const views = pgTable(
+  "views",
+  {
+    /** The player's random id for the view. */
+    id: text("id").primaryKey(),
+    playbackId: text("playback_id").notNull(),
+    /** The content's owner and the content (a stream or an asset id), as they were when it was watched. */
+    userId: text("user_id").notNull(),
+    contentId: text("content_id").notNull(),
+    viewerId: text("viewer_id").notNull(),
+    startedAt: ms("started_at").notNull(),
+    seenAt: ms("seen_at").notNull(),
+    browser: text("browser").notNull().default(""),
+    browserEngine: text("browser_engine").notNull().default(""),
+    os: text("os").notNull().default(""),
+    deviceType: text("device_type").notNull().default(""),
+    device: text("device").notNull().default(""),
+    country: text("country").notNull().default(""),
+    continent: text("continent").notNull().default(""),
+    timezone: text("timezone").notNull().default(""),
+    mode: text("mode").notNull().default(""),
+    ttffMs: integer("ttff_ms"),
+    playedMs: bigint("played_ms", { mode: "number" }).notNull().default(0),
+    rebufferCount: integer("rebuffer_count").notNull().default(0),
+    rebufferMs: bigint("rebuffer_ms", { mode: "number" }).notNull().default(0),
+    errorCount: integer("error_count").notNull().default(0),
+    errorType: text("error_type"),
+    seekCount: integer("seek_count").notNull().default(0),
+    qualityChanges: integer("quality_changes").notNull().default(0),
+    height: integer("height"),
+    ended: boolean("ended").notNull().default(false),
+  },
+  (t) => [index("views_user_seen_idx").on(t.userId, t.seenAt), index("views_seen_idx").on(t.seenAt), index("views_started_idx").on(t.startedAt)],
+);
+
+/**
+ * Views rolled up by the hour they began, per playback id and every dimension but the viewer:
+ * what the viewership API and the dashboard's charts read (lib/analytics/rollup.ts rewrites the
+ * hours whose views changed). Kept for ever.
+ */
+export const viewHours = pgTable(
+  "view_hours",
+  {
+    hour: ms("hour").notNull(),
+    playbackId: text("playback_id").notNull(),
+    userId: text("user_id").notNull(),
+    contentId: text("content_id").notNull(),
+    browser: text("browser").notNull(),
+    browserEngine: text("browser_engine").notNull(),
+    os: text("os").notNull(),
+    deviceType: text("device_type").notNull(),
+    device: text("device").notNull(),
+    country: text("country").notNull(),
+    continent: text("continent").notNull(),
+    timezone: text("timezone").notNull(),
+    views: integer("views").notNull(),
+    playedMs: bigint("played_ms", { mode: "number" }).notNull(),
+    /** Views that showed a first frame, and the sum and histogram (TTFF_BUCKETS_MS) of their times to it. */
+    ttffCount: integer("ttff_count").notNull(),
+    ttffSumMs: bigint("ttff_sum_ms", { mode: "number" }).notNull(),
+    ttffHistogram: integer("ttff_histogram").array().notNull(),
+    rebufferMs: bigint("rebuffer_ms", { mode: "number" }).notNull(),
+    /** Views that met an error. */
+    errored: integer("errored").notNull(),
+    /** Views that ended before a first frame. */
+    exitsBeforeStart: integer("exits_before_start").notNull(),
+  },
+  (t) => [index("view_hours_user_idx").on(t.userId, t.hour), index("view_hours_playback_idx").on(t.playbackId, t.hour)],
+);
+
+/** How far a periodic job over PostgreSQL has got, by name (lib/analytics/rollup.ts: the views rolled up). */
+export const progressMarks = pgTable("progress_marks", {
+  name: text("name").primaryKey(),
+  upto: ms("upto").notNull(),
+});

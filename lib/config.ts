@@ -90,6 +90,9 @@ const rateLimits = {
   RATE_LIMIT_AUTH_PER_MIN: z.coerce.number().int().min(0).default(10).meta(doc(
     "Failed sign-ins a minute per email and per address, and sign-ups a minute per address (0: no limit).",
   )),
+  RATE_LIMIT_BEACONS_PER_MIN: z.coerce.number().int().min(0).default(600).meta(doc(
+    "Viewer beacons a minute per address to `/api/data/views/beacon` (0: no limit). A player sends about 8 a minute, and many viewers may share one address behind NAT.",
+  )),
   RATE_LIMIT_PLAYBACK_PER_MIN: z.coerce.number().int().min(0).default(12000).meta(doc(
     "Requests a minute per address to `/hls`, `/asset`, `/recordings` and `/api/playback` (0: no limit). A live viewer fetches a playlist and a segment every segment (about 60 a minute), and many viewers may share one address behind NAT.",
   )),
@@ -203,6 +206,20 @@ const playback = {
   )),
 };
 
+const analytics = {
+  VIEW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30).meta(doc(
+    "Days each view's own record (its viewer id, device, how it went) is kept; the hourly roll-ups the dashboard and the viewership API read are kept for ever.",
+  )),
+  COUNTRY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/).optional().meta(doc(
+    "A request header a CDN in front sets to the viewer's country (ISO 3166 alpha-2), e.g. `CF-IPCountry` (Cloudflare) or `CloudFront-Viewer-Country`: read from viewer beacons. Only set it behind that CDN: a client could send it too.",
+    "the country comes from `GEOIP_DATABASE`, else is unknown",
+  )),
+  GEOIP_DATABASE: z.string().min(1).optional().meta(doc(
+    "A GeoLite2 or GeoIP2 Country or City database (`.mmdb`) the operator provides (MaxMind's licence forbids shipping one): viewers' countries and continents from their addresses, which are never stored.",
+    "countries only from `COUNTRY_HEADER`, else unknown",
+  )),
+};
+
 const objectStore = {
   S3_ENDPOINT: z.url({ message: "must be the S3 API URL, e.g. https://s3.us-east-1.amazonaws.com" }).optional().meta(doc(
     "Keep objects (uploads, HLS, recordings, thumbnails) in an S3-compatible store instead of `DATA_DIR/objects`: its API URL. `S3_ENDPOINT`, `S3_BUCKET`, `S3_ACCESS_KEY_ID` and `S3_SECRET_ACCESS_KEY`: all four or none.",
@@ -241,6 +258,7 @@ export const SETTING_GROUPS = {
   "Media nodes": mediaNodes,
   "Video on demand": vod,
   "Gated playback": playback,
+  "Viewer analytics": analytics,
   "Object store": objectStore,
   "Operations and tests": operations,
 };
@@ -255,6 +273,7 @@ export const ConfigSchema = z.object({
   ...mediaNodes,
   ...vod,
   ...playback,
+  ...analytics,
   ...objectStore,
   ...operations,
 }).superRefine((c, ctx) => {

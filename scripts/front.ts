@@ -1,5 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { beaconsWritten, collectBeacon, isBeaconPath } from "@/lib/analytics/collect";
+import { startRollups } from "@/lib/analytics/rollup";
 import { DATABASE_UNAVAILABLE, RETRY_AFTER_S, watchDatabase } from "@/db/availability";
 import { config } from "@/lib/config";
 import { deliver, followViewerChanges, isViewerPath, registerDeliveryMetrics, startViewerReports } from "@/lib/delivery";
@@ -9,7 +11,7 @@ import { appMetrics, observeRequest } from "@/lib/metrics";
 import { metricsAnswer } from "@/lib/metrics/expose";
 import { clientAddress, CLIENT_ADDRESS_HEADER } from "@/lib/rate-limits/address";
 import { limits } from "@/lib/rate-limits/limits";
-import { startPlaybackLimit } from "@/lib/rate-limits/playback";
+import { isPlaybackPath, startAddressLimit } from "@/lib/rate-limits/playback";
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -25,7 +27,7 @@ export interface Front {
  * and times every request for /metrics, resolves the client's address, refuses methods served
  * nowhere and paths that do not decode, applies the playback rate limit, says 503 at once while
  * the database is out of reach, answers viewers itself (lib/delivery, which counts live viewers
- * and reports them), WebRTC signalling (/webrtc) and STUN, and Prometheus (/metrics), and hands
+ * and reports them), WebRTC signalling (/webrtc) and STUN, viewer beacons (lib/analytics), and Prometheus (/metrics), and hands
  * the rest to `rest` (Next.js in the app).
  */
 export async function startFront(port: number, host: string, rest: Handler): Promise<Front> {
@@ -34,7 +36,9 @@ export async function startFront(port: number, host: string, rest: Handler): Pro
   const stopFollowingViewerChanges = await followViewerChanges();
   registerDeliveryMetrics(appMetrics().registry);
   const stopViewerReports = startViewerReports();
-  const playbackLimit = startPlaybackLimit(limits().playback);
+  const playbackLimit = startAddressLimit(limits().playback, isPlaybackPath);
+  const beaconLimit = startAddressLimit(limits().beacons, isBeaconPath);
+  const stopRollups = startRollups();
   const server = http.createServer((req, res) => {
     observeRequest(req, res);
     // Only here is the connection's peer known. Next.js keeps an X-Forwarded-For it is given,
@@ -46,13 +50,14 @@ export async function startFront(port: number, host: string, rest: Handler): Pro
       return void answer(res, 501, `this HTTP method is not supported: Castline serves ${[...SERVED_METHODS].join(", ")}`);
     // Next.js answers a path it cannot percent-decode with a bare 500; say what is wrong instead.
     if (!decodablePath(req.url ?? "/")) return void answer(res, 400, "the URL path is not valid percent-encoded UTF-8");
-    if (!playbackLimit.admit(req, res)) return;
+    if (!playbackLimit.admit(req, res) || !beaconLimit.admit(req, res)) return;
     // While the database is out of reach every answer that needs it would be a 500 or a wait:
     // say so at once (the built pages' static files need nothing).
     if (database.down && !req.url?.startsWith("/_next/static/")) return void answer(res, 503, DATABASE_UNAVAILABLE, { "retry-after": String(RETRY_AFTER_S) });
     // What players fetch, before anything else: the most frequent requests there are.
     if (isViewerPath(req.url ?? "/")) return deliver(req, res);
     if (isWebrtcPath(req.url ?? "/")) return webrtcSignal(req, res);
+    if (isBeaconPath(req.url ?? "/")) return collectBeacon(req, res);
     if (req.method === "GET" && (req.url === "/metrics" || req.url?.startsWith("/metrics?"))) return void metrics(req.headers.authorization, res);
     rest(req, res);
   });
@@ -68,6 +73,9 @@ export async function startFront(port: number, host: string, rest: Handler): Pro
       database.stop();
       await stopViewerReports();
       await playbackLimit.stop();
+      await beaconLimit.stop();
+      await beaconsWritten();
+      await stopRollups();
       await stopFollowingViewerChanges();
     },
   };

@@ -299,6 +299,7 @@ async function startAppUnderTest(dataDir: string) {
     RATE_LIMIT_IP_PER_MIN: "1000000",
     RATE_LIMIT_AUTH_PER_MIN: "1000000",
     RATE_LIMIT_PLAYBACK_PER_MIN: "1000000",
+    RATE_LIMIT_BEACONS_PER_MIN: "1000000",
     // No STUN on 3478 from the suite's apps, which share this machine's ports (the WebRTC test, in a
     // network namespace of its own, answers it there as the default does)
     STUN_PORT: "0",

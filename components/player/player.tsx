@@ -5,6 +5,7 @@ import { withoutToken, type ViewerCredential } from "@/lib/client/playback";
 import { viewerMessage, type ContentKind } from "@/lib/playback/viewer-message";
 import { AlertIcon, LockIcon, OfflineIcon, PlayIcon, ReplayIcon, Spinner } from "./icons";
 import { usePlayback, type PlaybackState } from "./use-playback";
+import { useViewBeacons } from "./use-view-beacons";
 import { VideoPlayer } from "./video-player";
 
 export interface PlayerProps {
@@ -32,6 +33,8 @@ export interface PlayerProps {
 export function Player({ playbackId, autoPlay = true, muted = true, className = "", credential, title, pageShortcuts, lowLatency = true }: PlayerProps) {
   const { playback, refresh } = usePlayback(playbackId, credential);
   const replay = useChosenReplay(playback);
+  // The creator's own previews in the dashboard are not views.
+  const beacons = useViewBeacons(playbackId, playback, !credential?.session);
   const status = replay.src ? "replay" : playback.status;
   return (
     <div
@@ -54,6 +57,7 @@ export function Player({ playbackId, autoPlay = true, muted = true, className = 
           muted={muted}
           onFatal={refresh}
           webrtc={lowLatency ? playback.webrtc : undefined}
+          beacons={beacons}
         />
       ) : replay.src ? (
         // Asked for with a click: it starts at once, with sound.
@@ -66,6 +70,7 @@ export function Player({ playbackId, autoPlay = true, muted = true, className = 
           autoPlay
           muted={false}
           onFatal={refresh}
+          beacons={beacons}
         />
       ) : (
         <PlayerMessage playback={playback} onWatchReplay={replay.watch} />

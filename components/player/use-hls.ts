@@ -95,7 +95,7 @@ export function useHls(
     format = "hls",
     onFatal,
     enabled = true,
-  }: { live: boolean; format?: MediaFormat; onFatal?: () => void /** false while the element plays something else (WebRTC) */; enabled?: boolean },
+  }: { live: boolean; format?: MediaFormat; onFatal?: (why?: string) => void /** false while the element plays something else (WebRTC) */; enabled?: boolean },
 ): HlsEngine {
   const hlsRef = useRef<Hls | null>(null);
   const srcRef = useRef(src);
@@ -149,13 +149,14 @@ export function useHls(
       stopNative = undefined;
     };
 
-    const restartLater = () => {
+    /** `why`: hls.js's type of a fatal error (a native player's error is the element's own "error" event). */
+    const restartLater = (why?: string) => {
       // A start that failed before loading anything leaves the place of the one before it.
       if (video.readyState >= HTMLMediaElement.HAVE_METADATA) resumeAt = live ? undefined : video.currentTime;
       teardown();
       setReconnecting(true);
       setCurrent(-1);
-      onFatalRef.current?.();
+      onFatalRef.current?.(why);
       retry = setTimeout(start, Math.min(1000 * 2 ** failures++, MAX_RETRY_MS));
     };
 
@@ -254,7 +255,7 @@ export function useHls(
           hls.recoverMediaError();
           return;
         }
-        restartLater();
+        restartLater(data.type);
       });
       hls.loadSource(srcRef.current);
       hls.attachMedia(video);

@@ -1,7 +1,8 @@
 "use client";
 
-import { useEffect, useRef, useState, type FocusEvent, type PointerEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FocusEvent, type PointerEvent } from "react";
 import type { MediaFormat } from "@/lib/client/playback";
+import type { ViewBeacons } from "@/lib/client/view-beacons";
 import { ControlButton, formatTime, Slider } from "./controls";
 import {
   EnterFullscreenIcon,
@@ -37,10 +38,12 @@ export interface VideoPlayerProps {
   /** Start on its own; browsers allow that only muted, hence `muted` by default. */
   autoPlay?: boolean;
   muted?: boolean;
-  /** The media stopped loading (the player retries by itself). */
-  onFatal?: () => void;
+  /** The media stopped loading (the player retries by itself); `why`: hls.js's type of the error. */
+  onFatal?: (why?: string) => void;
   /** A live stream's WebRTC (WHEP) URL: tried first, HLS (`src`) if it does not play within seconds. */
   webrtc?: string;
+  /** The view's beacons (viewer analytics): this element's playback reported to them. */
+  beacons?: ViewBeacons;
 }
 
 /** The live badge's mode and how far behind the broadcast the viewer is, e.g. "WebRTC · 0.3 s", "HLS · 6.2 s". */
@@ -74,6 +77,7 @@ export function VideoPlayer({
   muted = true,
   onFatal,
   webrtc,
+  beacons,
 }: VideoPlayerProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -84,7 +88,16 @@ export function VideoPlayer({
   }, [muted]);
 
   const rtc = useWhep(videoRef, live ? webrtc : undefined);
-  const engine = useHls(videoRef, src, { live, format, onFatal, enabled: rtc.mode === "hls" });
+  const failed = useCallback(
+    (why?: string) => {
+      if (why) beacons?.error(why);
+      onFatal?.(why);
+    },
+    [beacons, onFatal],
+  );
+  const engine = useHls(videoRef, src, { live, format, onFatal: failed, enabled: rtc.mode === "hls" });
+  useEffect(() => (beacons && videoRef.current ? beacons.attach(videoRef.current) : undefined), [beacons]);
+  useEffect(() => beacons?.mode(format === "file" ? "mp4" : rtc.mode === "webrtc" ? "webrtc" : "hls"), [beacons, format, rtc.mode]);
   const media = useMediaState(videoRef);
   const captions = useCaptions(videoRef);
   const fullscreen = useFullscreen(rootRef, videoRef);

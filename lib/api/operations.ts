@@ -16,6 +16,7 @@ import { Task, TaskListQuery } from "@/lib/tasks/schema";
 import { SignUp, User, VerifySignUp } from "@/lib/users/schema";
 import { QueuedDelivery, Webhook, WebhookCreated, WebhookDelivery, WebhookInput, WebhookTestRequest } from "@/lib/webhooks/schema";
 import { PageQuery } from "@/lib/api/list-query";
+import { CreatorViewsQuery, PublicViewership, RealtimeQuery, RealtimeViewershipMetric, UsageMetric, UsageQuery, ViewershipMetric, ViewsQuery } from "@/lib/analytics/schema";
 
 /**
  * Every operation of the HTTP API, declared once: the request pipeline (lib/api/route.ts)
@@ -104,6 +105,12 @@ export const operations = {
   deleteTextTrack: { method: "DELETE", path: `/asset${Id}/text-tracks/{trackId}`, tag: "Assets", summary: "Remove a caption track", auth: "user", status: 204, errors: [404] },
   // Playback
   getPlaybackInfo: { method: "GET", path: "/playback/{playbackId}", tag: "Playback", summary: "Get playback info", auth: "none", status: 200, response: PlaybackInfo, errors: [401, 403, 404, 503], cors: "public", cacheControl: "no-cache" },
+  // Viewership and usage (Livepeer's metrics.*: from the beacons of players, lib/analytics). The query operations answer CSV to Accept: text/csv.
+  getRealtimeViewership: { method: "GET", path: "/data/views/now", tag: "Metrics", summary: "Views playing now", auth: "user", query: RealtimeQuery, status: 200, response: z.array(RealtimeViewershipMetric), errors: [422], cacheControl: "no-store" },
+  getViewership: { method: "GET", path: "/data/views/query", tag: "Metrics", summary: "Views, watch time and quality of experience over a range", auth: "user", query: ViewsQuery, status: 200, response: z.array(ViewershipMetric), errors: [404, 422], cacheControl: "no-store" },
+  getCreatorViewership: { method: "GET", path: "/data/views/query/creator", tag: "Metrics", summary: "Views and watch time of one stream or asset (assetId or streamId)", auth: "user", query: CreatorViewsQuery, status: 200, response: z.array(ViewershipMetric), errors: [404, 422], cacheControl: "no-store" },
+  getPublicViewership: { method: "GET", path: "/data/views/query/total/{playbackId}", tag: "Metrics", summary: "Every view of a playback id and its minutes (public)", auth: "none", status: 200, response: PublicViewership, cors: "public", cacheControl: "public, max-age=10" },
+  getUsage: { method: "GET", path: "/data/usage/query", tag: "Metrics", summary: "Minutes delivered, transcoded and stored", auth: "user", query: UsageQuery, status: 200, response: UsageMetric, errors: [422], cacheControl: "no-store" },
   // Access control
   createSigningKey: { method: "POST", path: "/access-control/signing-key", tag: "Access control", summary: "Create a signing key", auth: "user", body: SigningKeyCreate, emptyBody: true, status: 200, response: SigningKeyCreated, errors: [400, 422] },
   listSigningKeys: { method: "GET", path: "/access-control/signing-key", tag: "Access control", summary: "List signing keys (public keys only)", auth: "user", status: 200, response: z.array(SigningKey) },

@@ -50,6 +50,8 @@ export const TAGS: Record<Tag, string> = {
   "API keys":
     "API keys authenticate requests (`Authorization: Bearer <key>`). A key is shown once, when it is created. A key created with allowed origins may only create upload URLs, from web pages on those origins.",
   Operations: "The deployment itself: health, media nodes, and this document.",
+  Metrics:
+    "Who watched, for how long and how well: views, watch time, time to first frame, rebuffering and errors, from the beacons players send (Castline's player sends them; others can, see the guide *Viewer analytics*), in the shapes of Livepeer's viewership API; and the account's usage.",
 };
 
 export const OPERATIONS: OperationReference = {
@@ -205,6 +207,24 @@ export const OPERATIONS: OperationReference = {
   getPlaybackInfo: {
     description:
       "How to play a live stream, a recording or an asset, by playback id: its sources (HLS, MP4s, thumbnails, captions). No API key; open to every origin, unless the content's policy lists `allowedOrigins`. Gated content needs the viewer's JWT (`?jwt=` or `Livepeer-Jwt`) or access key (`?accessKey=` or `Livepeer-Access-Key`); its URLs then carry a short-lived playback token. See the guide *Playback*.",
+  },
+  getRealtimeViewership: {
+    description:
+      "Views of the account's content playing now (a beacon within the last 30 s, not ended), with the share that met an error; `breakdownBy[]` by playbackId, device, browser, country.",
+  },
+  getViewership: {
+    description:
+      "Views (play intents), minutes watched, time to first frame (mean, and Castline's median and 95th percentile), rebuffer ratio, error rate and exits before the first frame, over `from`-`to` (RFC 3339 or ms since the epoch) by `timeStep` and `breakdownBy[]`. A view counts in the hour it began; rolled up within 10 s. `Accept: text/csv` answers a CSV file.",
+  },
+  getCreatorViewership: {
+    description: "Views and minutes watched of one stream or asset (`streamId` or `assetId`, exactly one), over a range, by time step and breakdowns.",
+  },
+  getPublicViewership: {
+    description: "Every view of a playback id and its minutes watched, for a public counter on a page: no API key. Unknown playback ids have 0.",
+  },
+  getUsage: {
+    description:
+      "The account's minutes over a range (ms since the epoch): `DeliveryUsageMins` watched by its viewers, `TotalUsageMins` transcoded (uploads, broadcasts), `StorageUsageMins` stored now.",
   },
   createSigningKey: {
     description: `Creates an ES256 key pair for signing viewers' playback JWTs (at most ${MAX_SIGNING_KEYS} per account). The private key is in this answer only; Castline keeps the public key.`,

@@ -77,7 +77,8 @@ export function route<O extends Operation>(op: O, handler: (ctx: Context<O>) => 
 
 async function answer(op: Operation, req: Request, result: unknown): Promise<Response> {
   if (result instanceof Response) {
-    if (op.response && result.status === op.status && config().CHECK_RESPONSES) checkResponse(op, [await result.clone().json()]);
+    const json = /\bjson\b/.test(result.headers.get("content-type") ?? "");
+    if (op.response && result.status === op.status && json && config().CHECK_RESPONSES) checkResponse(op, [await result.clone().json()]);
     return result;
   }
   const headers = new Headers(op.cacheControl ? { "cache-control": op.cacheControl } : undefined);
@@ -173,8 +174,19 @@ function authenticateMediaNode(req: Request) {
   }
 }
 
-function searchParams(req: Request): Record<string, string> {
-  return Object.fromEntries(new URL(req.url).searchParams);
+/**
+ * The query string as the schemas take it: each name's last value, and a list for `name[]`
+ * (`breakdownBy[]=a&breakdownBy[]=b`, as the SDK sends lists), under `name`.
+ */
+function searchParams(req: Request): Record<string, string | string[]> {
+  const params = new URL(req.url).searchParams;
+  const query: Record<string, string | string[]> = {};
+  for (const name of new Set(params.keys())) {
+    const values = params.getAll(name);
+    if (!name.endsWith("[]")) query[name] = values[values.length - 1];
+    else query[name.slice(0, -2)] = values;
+  }
+  return query;
 }
 
 async function readJson(req: Request, emptyBody?: true): Promise<unknown> {

@@ -11,6 +11,7 @@ export function limits() {
     signInEmail: { name: "failed sign-ins for this email", perMinute: c.RATE_LIMIT_AUTH_PER_MIN },
     signUpAddress: { name: "sign-ups from this address", perMinute: c.RATE_LIMIT_AUTH_PER_MIN },
     playback: { name: "playback requests from this address", perMinute: c.RATE_LIMIT_PLAYBACK_PER_MIN },
+    beacons: { name: "viewer beacons from this address", perMinute: c.RATE_LIMIT_BEACONS_PER_MIN },
   } satisfies Record<string, Limit>;
 }
 

@@ -88,16 +88,17 @@ export class SharedCounters {
 }
 
 /**
- * The custom server's playback limit (RATE_LIMIT_PLAYBACK_PER_MIN per address; 0: off).
- * `admit` runs before Next.js sees the request: on a playback path it counts the hit, sets
- * the RateLimit headers, and answers 429 itself when the address is over the limit.
+ * A per-address limit of the launcher's front on the paths `applies` names: the playback limit
+ * (RATE_LIMIT_PLAYBACK_PER_MIN) on what players fetch, the beacon limit (RATE_LIMIT_BEACONS_PER_MIN)
+ * on viewer beacons; 0: off. `admit` runs before Next.js sees the request: on such a path it
+ * counts the hit, sets the RateLimit headers, and answers 429 itself when the address is over.
  */
-export function startPlaybackLimit(limit: Limit) {
+export function startAddressLimit(limit: Limit, applies: (path: string) => boolean) {
   const counters = new SharedCounters(limit);
   const timer = setInterval(() => void counters.flush(), FLUSH_MS).unref();
   return {
     admit(req: http.IncomingMessage, res: http.ServerResponse): boolean {
-      if (!limit.perMinute || !isPlaybackPath(req.url ?? "/")) return true;
+      if (!limit.perMinute || !applies(req.url ?? "/")) return true;
       const quota = counters.hit(addressSubject(String(req.headers[CLIENT_ADDRESS_HEADER])));
       const headers = quotaHeaders(quota);
       if (!quota.exceeded) {

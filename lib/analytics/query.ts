@@ -1,0 +1,191 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { db } from "@/db/client";
+import { assets, streams } from "@/db/schema";
+import { ApiError } from "@/lib/api/errors";
+import { continentName, countryName } from "./audience";
+import { HOUR_MS, TTFF_BUCKETS_MS } from "./rollup";
+import type { Dimension, ViewershipMetric, ViewsQuery } from "./schema";
+
+/** A view is playing now while its player reported within this long (it beats every ~10 s) and has not ended. */
+export const NOW_WINDOW_MS = 30_000;
+/** Rows one answer may hold (Livepeer's limit too): a finer step or a shorter range for more. */
+const MAX_ROWS = 10_000;
+
+/** The column of each dimension, in both the views and their hourly roll-ups (viewerId: the views only). */
+const COLUMN: Record<Dimension, string> = {
+  playbackId: "playback_id",
+  deviceType: "device_type",
+  device: "device",
+  os: "os",
+  browser: "browser",
+  browserEngine: "browser_engine",
+  continent: "continent",
+  country: "country",
+  timezone: "timezone",
+  viewerId: "viewer_id",
+};
+
+/** How a dimension's stored value is shown: names for places (as Livepeer answers), '' left out (unknown). */
+const shown = (dimension: Dimension, value: string) =>
+  dimension === "country" ? countryName(value) : dimension === "continent" ? continentName(value) : value;
+
+const sql = () => db().$client;
+
+/** A filter on content: its playback id, or a stream's or asset's, which must be the caller's (404 otherwise, as Livepeer). */
+async function playbackFilter(userId: string, q: Pick<ViewsQuery, "playbackId" | "assetId" | "streamId">): Promise<string | undefined> {
+  if (q.assetId) {
+    const asset = await db().query.assets.findFirst({ where: and(eq(assets.id, q.assetId), eq(assets.userId, userId)), columns: { playbackId: true } });
+    if (!asset) throw new ApiError(404, [`asset ${q.assetId} not found`]);
+    return asset.playbackId;
+  }
+  if (q.streamId) {
+    const stream = await db().query.streams.findFirst({
+      where: and(eq(streams.id, q.streamId), eq(streams.userId, userId), isNull(streams.deletedAt)),
+      columns: { playbackId: true },
+    });
+    if (!stream) throw new ApiError(404, [`stream ${q.streamId} not found`]);
+    return stream.playbackId;
+  }
+  return q.playbackId;
+}
+
+/**
+ * GET /data/views/now: views playing now, of the caller's content, optionally broken down by
+ * playback id, device, browser and country.
+ */
+export async function viewsNow(userId: string, q: { playbackId?: string; creatorId?: string; breakdownBy?: Dimension[] }, now = Date.now()) {
+  if (q.creatorId) return []; // Castline keeps no creator ids: no view has one.
+  const by = [...new Set(q.breakdownBy ?? [])];
+  const params: unknown[] = [userId, now - NOW_WINDOW_MS];
+  const where = [`user_id = $1`, `seen_at > $2`, `NOT ended`];
+  if (q.playbackId) where.push(`playback_id = $${params.push(q.playbackId)}`);
+  const groups = by.map((d) => COLUMN[d]);
+  const rows = await sql().unsafe(
+    `SELECT ${[...groups, "count(*)::int AS views", "count(*) FILTER (WHERE error_count > 0)::int AS errored"].join(", ")}
+     FROM views WHERE ${where.join(" AND ")} ${groups.length ? `GROUP BY ${groups.join(", ")}` : ""} LIMIT ${MAX_ROWS}`,
+    params as never[],
+  );
+  return rows.map((r) => ({ ...dimensionsOf(by, r), viewCount: r.views as number, errorRate: r.views ? (r.errored as number) / (r.views as number) : 0 }));
+}
+
+const dimensionsOf = (by: Dimension[], row: Record<string, unknown>) =>
+  Object.fromEntries(by.flatMap((d) => (row[COLUMN[d]] ? [[d, shown(d, String(row[COLUMN[d]]))]] : [])));
+
+/** Postgres' date_trunc of a time step, on milliseconds since the epoch, in UTC. */
+const stepOf = (column: string, step: NonNullable<ViewsQuery["timeStep"]>) =>
+  `(extract(epoch FROM date_trunc('${step}', to_timestamp(${column} / 1000.0) AT TIME ZONE 'UTC'))::float8 * 1000)`;
+
+/**
+ * GET /data/views/query (and /query/creator with `detailed` false): views of the caller's
+ * content over a range, by time step and the dimensions asked. Answered from the hourly roll-ups
+ * (a view counts in the hour it began; `from` is taken to its hour), or from the views
+ * themselves, within their retention, when broken down by viewer.
+ */
+export async function viewership(userId: string, q: ViewsQuery, detailed: boolean): Promise<ViewershipMetric[]> {
+  if (q.creatorId) return [];
+  const playbackId = await playbackFilter(userId, q);
+  const by = [...new Set(q.breakdownBy ?? [])];
+  const fromViews = by.includes("viewerId");
+  const time = fromViews ? "started_at" : "hour";
+  const params: unknown[] = [userId];
+  const where = ["user_id = $1"];
+  if (playbackId) where.push(`playback_id = $${params.push(playbackId)}`);
+  if (q.from !== undefined) where.push(`${time} >= $${params.push(fromViews ? q.from : Math.floor(q.from / HOUR_MS) * HOUR_MS)}`);
+  if (q.to !== undefined) where.push(`${time} < $${params.push(q.to)}`);
+  const groups = by.map((d) => COLUMN[d]);
+  const step = q.timeStep ? stepOf(time, q.timeStep) : undefined;
+  const keys = [...(step ? [`${step} AS step`] : []), ...groups];
+  const metrics = fromViews
+    ? `count(*)::int AS views, coalesce(sum(played_ms), 0)::float8 AS played_ms, count(ttff_ms)::int AS ttff_count, coalesce(sum(ttff_ms), 0)::float8 AS ttff_sum_ms,
+       NULL::int[] AS ttff_histogram, coalesce(sum(rebuffer_ms), 0)::float8 AS rebuffer_ms, count(*) FILTER (WHERE error_count > 0)::int AS errored,
+       count(*) FILTER (WHERE ended AND ttff_ms IS NULL)::int AS exits_before_start`
+    : `coalesce(sum(views), 0)::int AS views, coalesce(sum(played_ms), 0)::float8 AS played_ms, coalesce(sum(ttff_count), 0)::int AS ttff_count,
+       coalesce(sum(ttff_sum_ms), 0)::float8 AS ttff_sum_ms, ${summedHistogram} AS ttff_histogram, coalesce(sum(rebuffer_ms), 0)::float8 AS rebuffer_ms,
+       coalesce(sum(errored), 0)::int AS errored, coalesce(sum(exits_before_start), 0)::int AS exits_before_start`;
+  const rows = await sql().unsafe(
+    `SELECT ${[...keys, metrics].join(", ")} FROM ${fromViews ? "views" : "view_hours"} WHERE ${where.join(" AND ")}
+     ${keys.length ? `GROUP BY ${[...(step ? ["step"] : []), ...groups].join(", ")} ORDER BY ${[...(step ? ["step"] : []), "views DESC"].join(", ")}` : ""}
+     LIMIT ${MAX_ROWS + 1}`,
+    params as never[],
+  );
+  if (rows.length > MAX_ROWS)
+    throw new ApiError(422, [`the answer would have over ${MAX_ROWS} rows: ask a shorter range, a longer timeStep or fewer breakdowns`]);
+  return rows.map((r) => {
+    const views = r.views as number;
+    const played = (r.played_ms as number) ?? 0;
+    const rebuffered = (r.rebuffer_ms as number) ?? 0;
+    const ttffCount = r.ttff_count as number;
+    const metric: ViewershipMetric = {
+      ...(playbackId && { playbackId }),
+      ...dimensionsOf(by, r),
+      ...(step && { timestamp: Number(r.step) }),
+      viewCount: views,
+      playtimeMins: played / 60_000,
+    };
+    if (!detailed) return metric;
+    const histogram = r.ttff_histogram as number[] | null;
+    return {
+      ...metric,
+      ...(ttffCount && { ttffMs: (r.ttff_sum_ms as number) / ttffCount }),
+      ...(histogram && ttffCount && { ttffP50Ms: quantileOf(histogram, 0.5), ttffP95Ms: quantileOf(histogram, 0.95) }),
+      rebufferRatio: played + rebuffered ? rebuffered / (played + rebuffered) : 0,
+      errorRate: views ? (r.errored as number) / views : 0,
+      exitsBeforeStart: r.exits_before_start as number,
+    };
+  });
+}
+
+/** The roll-ups' TTFF histograms added bucket by bucket. */
+const summedHistogram = `ARRAY[${[0, ...TTFF_BUCKETS_MS].map((_, i) => `sum(ttff_histogram[${i + 1}])`).join(", ")}]::int[]`;
+
+/** A quantile of a TTFF histogram, interpolated within its bucket (the last bucket's values read as its lower bound). */
+export function quantileOf(histogram: number[], q: number): number {
+  const total = histogram.reduce((a, b) => a + b, 0);
+  if (!total) return 0;
+  const rank = q * total;
+  let below = 0;
+  for (let i = 0; i < histogram.length; i++) {
+    if (below + histogram[i] >= rank && histogram[i]) {
+      const low = i === 0 ? 0 : TTFF_BUCKETS_MS[i - 1];
+      if (i >= TTFF_BUCKETS_MS.length) return low;
+      return Math.round(low + ((rank - below) / histogram[i]) * (TTFF_BUCKETS_MS[i] - low));
+    }
+    below += histogram[i];
+  }
+  return TTFF_BUCKETS_MS[TTFF_BUCKETS_MS.length - 1];
+}
+
+/** GET /data/views/query/total/{playbackId}: every view of a playback id, ever, and its minutes (public, as Livepeer's). */
+export async function totalViews(playbackId: string) {
+  const [row] = await sql()<{ views: number; played: number }[]>`
+    SELECT coalesce(sum(views), 0)::int AS views, coalesce(sum(played_ms), 0)::float8 AS played FROM view_hours WHERE playback_id = ${playbackId}`;
+  return { playbackId, viewCount: row.views, playtimeMins: row.played / 60_000 };
+}
+
+/**
+ * GET /data/usage/query: the caller's minutes over a range: watched by viewers of their content
+ * (delivery), transcoded (their uploads' durations and their broadcasts' source time) and stored
+ * now (their assets' durations).
+ */
+export async function usage(userId: string, q: { from?: number; to?: number; creatorId?: string }) {
+  const from = q.from ?? 0;
+  const to = q.to ?? Number.MAX_SAFE_INTEGER;
+  const [delivery] = await sql()<{ played: number }[]>`
+    SELECT coalesce(sum(played_ms), 0)::float8 AS played FROM view_hours
+    WHERE user_id = ${userId} AND hour >= ${Math.floor(from / HOUR_MS) * HOUR_MS} AND hour < ${to}`;
+  const [transcoded] = await sql()<{ seconds: number }[]>`
+    SELECT (SELECT coalesce(sum((video_spec->>'duration')::float8), 0) FROM assets
+             WHERE user_id = ${userId} AND phase = 'ready' AND created_at >= ${from} AND created_at < ${to})
+         + (SELECT coalesce(sum(source_segments_duration), 0) FROM sessions
+             WHERE user_id = ${userId} AND created_at >= ${from} AND created_at < ${to}) AS seconds`;
+  const [stored] = await sql()<{ seconds: number }[]>`
+    SELECT coalesce(sum((video_spec->>'duration')::float8), 0) AS seconds FROM assets
+    WHERE user_id = ${userId} AND phase = 'ready' AND purged_at IS NULL`;
+  return {
+    UserID: userId,
+    ...(q.creatorId && { CreatorID: q.creatorId }),
+    DeliveryUsageMins: q.creatorId ? 0 : delivery.played / 60_000,
+    TotalUsageMins: q.creatorId ? 0 : transcoded.seconds / 60,
+    StorageUsageMins: q.creatorId ? 0 : stored.seconds / 60,
+  };
+}
