@@ -1,6 +1,6 @@
 import type http from "node:http";
 import { BodyTooLarge, readCapped } from "@/lib/bounded-body";
-import { assetByPlayback, streamByPlayback } from "@/lib/delivery/content";
+import { db } from "@/db/client";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/rate-limits/address";
 import { deviceOf, placeOf } from "./audience";
 import { Beacon } from "./schema";
@@ -83,10 +83,26 @@ async function answer(req: http.IncomingMessage): Promise<{ status: number; erro
 
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-/** Whose content a playback id is (the delivery plane's cache of streams and assets). */
-async function contentOf(playbackId: string): Promise<{ userId: string; contentId: string } | undefined> {
-  const stream = await streamByPlayback(playbackId);
-  if (stream) return { userId: stream.userId, contentId: stream.id };
-  const asset = await assetByPlayback(playbackId);
-  return asset ? { userId: asset.userId, contentId: asset.id } : undefined;
+/** Owners of playback ids by id: a playback id never changes hands, so an owner found is kept; an unknown id is asked again after a while. */
+const owners = new Map<string, { owner?: Owner; until: number }>();
+const OWNERS_MAX = 100_000;
+const UNKNOWN_FOR_MS = 10_000;
+interface Owner {
+  userId: string;
+  contentId: string;
+}
+
+/**
+ * Whose content a playback id is: a stream's or an asset's, deleted or taken down included (the
+ * views under way when it went are still reported, their errors most of all).
+ */
+async function contentOf(playbackId: string, now = Date.now()): Promise<Owner | undefined> {
+  const known = owners.get(playbackId);
+  if (known && (known.owner || known.until > now)) return known.owner;
+  const [row] = await db().$client<Owner[]>`
+    SELECT user_id AS "userId", id AS "contentId" FROM streams WHERE playback_id = ${playbackId}
+    UNION ALL SELECT user_id, id FROM assets WHERE playback_id = ${playbackId} LIMIT 1`;
+  if (owners.size >= OWNERS_MAX) owners.delete(owners.keys().next().value!);
+  owners.set(playbackId, { owner: row, until: now + UNKNOWN_FOR_MS });
+  return row;
 }
