@@ -17,7 +17,7 @@ import { operations, type Operation } from "./operations";
  * lib/api/guides, in this order, with `{{fact}}` placeholders filled from the code that holds
  * each fact (event names, header names, retry schedule, limits, filters), so they cannot drift.
  */
-export const GUIDES = ["uploads", "live", "playback", "webhooks", "errors", "pagination"] as const;
+export const GUIDES = ["uploads", "live", "playback", "analytics", "webhooks", "errors", "pagination"] as const;
 
 /** When each event fires, and what its `payload` holds (besides `stream`, for stream events); none: a body of its own. */
 const EVENTS: Record<WebhookEvent, { when: string; stream: boolean; payload: string }> = {

@@ -29,7 +29,8 @@ export interface BeaconBody {
 export const HEARTBEAT_MS = 10_000;
 export const BEACON_PATH = "/api/data/views/beacon";
 
-const randomId = () => crypto.randomUUID();
+/** 128 random bits in hex (crypto.randomUUID exists on secure pages only: a player on plain http must work too). */
+const randomId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** The browser's viewer id: random, kept in localStorage (a new one where storage is refused, e.g. a partitioned frame). */
 function viewerId(): string {
