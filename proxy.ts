@@ -22,6 +22,7 @@ export const config = {
     "/nodes/:path*",
     "/assets/:path*",
     "/tasks/:path*",
+    "/viewership/:path*",
     "/webhooks/:path*",
     "/api-keys/:path*",
     "/access-control/:path*",

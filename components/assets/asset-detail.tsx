@@ -3,6 +3,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { PlaybackPolicyCard } from "@/components/access-control/playback-policy-card";
+import { ViewershipCard } from "@/components/analytics/viewership-card";
 import { Player } from "@/components/player/player";
 import { PlayerLink, WatchAndShareCard } from "@/components/player/watch-and-share";
 import { buttonClass } from "@/components/ui/button";
@@ -83,6 +84,8 @@ function AssetPage({ asset }: { asset: Asset }) {
             {awaitingUpload(asset) && <UploadRecoveryCard asset={asset} />}
             {asset.renditions && asset.renditions.length > 0 && <RenditionsCard renditions={asset.renditions} />}
             {ready && <ShareCard asset={asset} />}
+            {/* Views need a video to play; a failed one never had any. */}
+            {asset.status.phase !== "failed" && <ViewershipCard of={{ assetId: asset.id }} noun="video" />}
             <AccessCard asset={asset} />
             {ready && <ClipCard asset={asset} />}
             {ready && <CaptionsCard assetId={asset.id} />}

@@ -12,6 +12,7 @@ import { ThemeToggle } from "./theme-toggle";
 import {
   BookIcon,
   BroadcastIcon,
+  ChartIcon,
   FilmIcon,
   KeyIcon,
   ListChecksIcon,
@@ -51,6 +52,10 @@ const NAV: { heading: string; items: NavItem[] }[] = [
       { href: "/assets", label: "Assets", icon: FilmIcon },
       { href: "/tasks", label: "Tasks", icon: ListChecksIcon },
     ],
+  },
+  {
+    heading: "Audience",
+    items: [{ href: "/viewership", label: "Viewership", icon: ChartIcon }],
   },
   {
     heading: "Developers",

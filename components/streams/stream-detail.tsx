@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { PlaybackPolicyCard } from "@/components/access-control/playback-policy-card";
+import { ViewershipCard } from "@/components/analytics/viewership-card";
 import { PlayerLink, WatchAndShareCard } from "@/components/player/watch-and-share";
 import { StreamStatus } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -76,6 +77,7 @@ function StreamPage({ stream, sessions }: { stream: Stream; sessions: Sessions }
             <ConnectCard stream={stream} />
             {stream.streamKey && <BrowserBroadcastCard stream={stream} />}
             <PlaybackCard stream={stream} />
+            <ViewershipCard of={{ streamId: stream.id }} noun="stream" />
             <AccessCard stream={stream} />
             <MultistreamCard stream={stream} live={stream.isActive || starting} />
             <ClipsCard stream={stream} liveSessionId={current?.id} />

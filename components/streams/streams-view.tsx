@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { Badge, StreamStatus } from "@/components/ui/badge";
-import { BroadcastIcon, ChevronRightIcon, RecordIcon, ShareIcon, VideoIcon } from "@/components/ui/icons";
+import { BroadcastIcon, ChevronRightIcon, EyeIcon, RecordIcon, ShareIcon, VideoIcon } from "@/components/ui/icons";
 import { ListCount, ListPage, LoadMore, RowIcon } from "@/components/ui/list-page";
 import { ListSelect, ListToolbar, SearchBox } from "@/components/ui/list-toolbar";
 import { formatDateTime, timeAgo } from "@/lib/client/format";
@@ -11,6 +11,8 @@ import { useStreams } from "@/lib/client/hooks";
 import { useListParams } from "@/lib/client/list-params";
 import type { Stream } from "@/lib/streams/schema";
 import { CreateStreamDialog } from "./create-stream-dialog";
+
+const viewers = new Intl.NumberFormat("en");
 
 const STATUSES = [
   ["", "All"],
@@ -100,6 +102,13 @@ function StreamRow({ stream }: { stream: Stream }) {
             <span className="truncate font-medium text-zinc-900">{stream.name}</span>
           </span>
           <span className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-zinc-500">
+            {/* The delivery plane's count of HLS viewers now, as the stream's page shows it; the list polls. */}
+            {stream.isActive && stream.viewerCount !== undefined && (
+              <Badge tone="green" className="tabular-nums">
+                <EyeIcon className="size-3" />
+                <span data-testid="stream-viewers">{viewers.format(stream.viewerCount)}</span> watching
+              </Badge>
+            )}
             {renditions.length ? (
               renditions.map((name) => (
                 <Badge key={name} className="font-mono">

@@ -7,7 +7,10 @@ export function niceCeiling(value: number, floor = 1): number {
   return [1, 2, 2.5, 5, 10].map((m) => m * power).find((n) => n >= v - 1e-9)!;
 }
 
-const STEPS_MS = [5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400].map((s) => s * 1000);
+/** Up to a day, then days and weeks for axes of a month or more (viewership over 30 or 90 days). */
+const STEPS_MS = [5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400].map(
+  (s) => s * 1000,
+);
 
 /**
  * Times on a time axis from `from` to `to`: whole multiples of a round step (30 s, 5 min, 1 h…),

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, gt, inArray, lt, sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { liveViewers } from "@/db/schema";
 
@@ -28,9 +28,18 @@ export async function reportViewers(instance: string, counts: Map<string, number
 
 /** How many viewers pull a live stream now, summed over the instances that reported lately. */
 export async function viewersOf(streamId: string, now = Date.now()): Promise<number> {
-  const [row] = await db()
-    .select({ viewers: sql<number>`coalesce(sum(${liveViewers.viewers}), 0)::int` })
+  return (await viewersOfEach([streamId], now)).get(streamId) ?? 0;
+}
+
+/** The same for several streams in one statement (a page of the streams list): a stream nobody pulls counts 0. */
+export async function viewersOfEach(streamIds: string[], now = Date.now()): Promise<Map<string, number>> {
+  const counts = new Map(streamIds.map((id) => [id, 0]));
+  if (!streamIds.length) return counts;
+  const rows = await db()
+    .select({ streamId: liveViewers.streamId, viewers: sql<number>`coalesce(sum(${liveViewers.viewers}), 0)::int` })
     .from(liveViewers)
-    .where(and(eq(liveViewers.streamId, streamId), gt(liveViewers.reportedAt, now - VIEWERS_FRESH_MS)));
-  return row?.viewers ?? 0;
+    .where(and(inArray(liveViewers.streamId, streamIds), gt(liveViewers.reportedAt, now - VIEWERS_FRESH_MS)))
+    .groupBy(liveViewers.streamId);
+  for (const row of rows) counts.set(row.streamId, row.viewers);
+  return counts;
 }

@@ -145,7 +145,7 @@ export const Stream = z
       .min(0)
       .optional()
       .describe(
-        "Castline addition: how many viewers are pulling the live stream now, across every app instance and edge (distinct by address and browser, seen within the last 15 s); on GET /stream/{id} while live",
+        "Castline addition: how many viewers are pulling the live stream now, across every app instance and edge (distinct by address and browser, seen within the last 15 s); while live, on GET /stream/{id} and on each stream of GET /stream (not on historic child-session objects)",
       ),
     ...counters,
   })

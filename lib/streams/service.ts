@@ -7,7 +7,7 @@ import { conflict, invalid, notFound } from "@/lib/errors";
 import { compareBy, inRange, nameContains, pageWindow, toPage, type Page } from "@/db/pagination";
 import type { Order, PageQuery } from "@/lib/api/list-query";
 import { newId, newPlaybackId, newStreamKey } from "@/lib/ids";
-import { viewersOf } from "@/lib/live/viewers";
+import { viewersOf, viewersOfEach } from "@/lib/live/viewers";
 import { findSessionRow, pageSessionRows, reconnectWindowOf, sessionAsChildStream } from "@/lib/sessions/service";
 import type { Profile, Stream, StreamCreate, StreamFilter, StreamPatch, TargetRef } from "./schema";
 
@@ -172,7 +172,14 @@ export async function listStreams(userId: string, opts: StreamListOptions): Prom
     ...childPage.items.map((r) => ({ key: r.key, id: r.row.id, object: sessionAsChildStream(r.row) })),
   ].sort(compareBy(opts.order));
   const page = toPage(merged, opts.limit, (m) => m, opts.order);
-  return { items: page.items.map((m) => m.object), next: page.next };
+  // The live streams' viewers, as GET /stream/{id} gives them: one query for the page. A live
+  // session's child object is left without (its stream's count is its parent's).
+  const live = page.items.flatMap((m) => (m.object.isActive && !m.object.parentId ? [m.id] : []));
+  const viewers = await viewersOfEach(live);
+  return {
+    items: page.items.map((m) => (viewers.has(m.id) ? { ...m.object, viewerCount: viewers.get(m.id) } : m.object)),
+    next: page.next,
+  };
 }
 
 /**

@@ -21,4 +21,8 @@ test("time ticks are round times inside the span, a few of them", () => {
   const long = timeTicks(from, from + 2 * 3600_000);
   assert.equal(long.stepMs, 1800_000);
   assert.ok(long.ticks.length <= 4 && long.ticks.every((t) => t % 1800_000 === 0));
+  // A month (viewership per day): weeks apart, not a tick a day.
+  const month = timeTicks(from, from + 30 * 86_400_000);
+  assert.equal(month.stepMs, 14 * 86_400_000);
+  assert.ok(month.ticks.length >= 1 && month.ticks.length <= 4);
 });
