@@ -144,11 +144,16 @@ export function fillPath(template: string, params: Record<string, string> = {}):
   });
 }
 
-/** A query's fields as URL parameters: undefined ones left out, arrays repeated, the rest as text. */
+/**
+ * A query's fields as URL parameters: undefined ones left out, the rest as text; a list as
+ * `name[]` once per item, as the `livepeer` SDK sends lists and the request pipeline reads them
+ * (lib/api/route.ts: a plain name's last value counts).
+ */
 export function encodeQuery(query: object): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
-    for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined) search.append(name, String(item));
+    if (Array.isArray(value)) for (const item of value) search.append(`${name}[]`, String(item));
+    else if (value !== undefined) search.append(name, String(value));
   }
   return search.toString();
 }

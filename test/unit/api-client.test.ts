@@ -33,7 +33,7 @@ test("a query is URL-encoded: undefined fields left out, arrays repeated, number
     encodeQuery({ filters: JSON.stringify([{ id: "name", value: "a&b" }]) }),
     "filters=%5B%7B%22id%22%3A%22name%22%2C%22value%22%3A%22a%26b%22%7D%5D",
   );
-  assert.equal(encodeQuery({ tag: ["a", "b c"], purge: true }), "tag=a&tag=b+c&purge=true");
+  assert.equal(encodeQuery({ tag: ["a", "b c"], purge: true }), "tag%5B%5D=a&tag%5B%5D=b+c&purge=true", "lists as the SDK sends them");
   assert.equal(encodeQuery({}), "");
 });
 
