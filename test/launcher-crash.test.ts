@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,9 +18,11 @@ import { alive, descendants } from "./support/processes";
 let app: AppProcess;
 let dataDir: string;
 
+let env: NodeJS.ProcessEnv;
+
 before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-crash-"));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", JOB_WORKERS: "1", RTMP_PORT: String(await freePort()) };
+  env = { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", JOB_WORKERS: "1", RTMP_PORT: String(await freePort()) };
   delete env.DATABASE_URL;
   app = await startAppProcess(env);
 });
@@ -64,7 +67,30 @@ describe("crashes around the launcher", { concurrency: false }, () => {
     assert.notEqual(runningServer(path.join(dataDir, "pg"))?.pid, server.pid, "a new server was started");
   });
 
-  test("kill -9 of the launcher takes its job worker, media node and PostgreSQL down with it", async () => {
+  test("kill -9 of the launcher takes its job worker, media node and PostgreSQL down with it; every viewer beacon it had answered is there when it starts again", async () => {
+    const api = await newAccount(app.url);
+    const stream = (await api.post("stream", { name: "watched through a crash" })).body;
+    // Viewers' beacons, 20 at a time, each a new view, until the app is gone.
+    const answered: string[] = [];
+    let sent = 0;
+    let flooding = true;
+    const flood = Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (flooding) {
+          const view = { playbackId: stream.playbackId, viewId: randomUUID(), viewerId: randomUUID(), event: "start" };
+          sent++;
+          const res = await fetch(`${app.url}/api/data/views/beacon`, {
+            method: "POST",
+            headers: { "content-type": "text/plain" },
+            body: JSON.stringify(view),
+          }).catch(() => undefined);
+          if (res?.status === 204) answered.push(view.viewId);
+          else if (!res) return; // the app is gone
+        }
+      }),
+    );
+    await until("beacons answered", async () => answered.length >= 200, 30_000, 20);
+
     const pid = app.child.pid!;
     const server = runningServer(path.join(dataDir, "pg"))!;
     const below = descendants(pid);
@@ -72,5 +98,22 @@ describe("crashes around the launcher", { concurrency: false }, () => {
     assert.ok(below.length >= 3, `a worker, a media node and the database run below it: ${below}`);
     process.kill(pid, "SIGKILL");
     await until("every process it started to end", async () => below.every((p) => !alive(p)), 60_000);
+    flooding = false;
+    await flood;
+
+    // Started again on the same data: each view a beacon was answered for was stored (more may be:
+    // committed, then killed before the answer went).
+    app = await startAppProcess(env);
+    const stored = await until(
+      "the views rolled up",
+      async () => {
+        const res = await call("GET", `data/views/query?playbackId=${stream.playbackId}`, { base: app.url, auth: `Bearer ${api.key}` });
+        return res.status === 200 && res.body[0].viewCount >= answered.length && (res.body[0].viewCount as number);
+      },
+      60_000,
+      500,
+    );
+    assert.ok(stored <= sent, `${stored} views stored, ${answered.length} answered, ${sent} sent`);
+    console.log(`${answered.length} beacons answered before the kill, ${sent} sent; ${stored} views stored`);
   });
 });

@@ -13,7 +13,13 @@ import { createScratchDatabase } from "./support/database";
  * high to reach). It trusts one proxy (TRUST_PROXY=1), so each test can be a client of its own
  * address through X-Forwarded-For, the way a reverse proxy would say it.
  */
-const LIMITS = { RATE_LIMIT_API_PER_MIN: "5", RATE_LIMIT_IP_PER_MIN: "8", RATE_LIMIT_AUTH_PER_MIN: "3", RATE_LIMIT_PLAYBACK_PER_MIN: "10" };
+const LIMITS = {
+  RATE_LIMIT_API_PER_MIN: "5",
+  RATE_LIMIT_IP_PER_MIN: "8",
+  RATE_LIMIT_AUTH_PER_MIN: "3",
+  RATE_LIMIT_PLAYBACK_PER_MIN: "10",
+  RATE_LIMIT_BEACONS_PER_MIN: "6",
+};
 
 let app: AppProcess;
 let second: AppProcess;
@@ -331,6 +337,44 @@ describe("playback", () => {
       // The API's own limits are apart from playback's.
       assert.equal((await call("GET", "ingest", { base: app.url, headers: from(address) })).status, 200);
     });
+  });
+});
+
+describe("viewer beacons", () => {
+  test("a flood of beacons from one address is refused past its limit (readable by players on any site); a view's beacons sent to both instances are one view, rolled up once", async () => {
+    const api = await newAccount(app.url);
+    // Made with an address of its own: the key's 5 a minute are not this test's subject.
+    const stream = (await call("POST", "stream", { base: app.url, auth: `Bearer ${api.key}`, headers: from(newAddress()), body: { name: "watched" } })).body;
+    const view = { playbackId: stream.playbackId, viewId: randomUUID(), viewerId: randomUUID(), event: "heartbeat" };
+    const send = (base: string, address: string, playedMs: number) =>
+      call("POST", "/api/data/views/beacon", { base, raw: JSON.stringify({ ...view, playedMs }), headers: { "content-type": "text/plain", ...from(address) } });
+    await inOneWindow(async () => {
+      const address = newAddress();
+      for (let i = 1; i <= 6; i++) {
+        const res = await send(app.url, address, i * 1000);
+        assert.equal(res.status, 204, JSON.stringify(res.body));
+        assertQuota(res, 6, 6 - i);
+      }
+      const refused = await send(app.url, address, 7000);
+      assertRefused(refused, /viewer beacons from this address: at most 6 a minute/);
+      assert.equal(refused.headers.get("access-control-allow-origin"), "*");
+      assert.equal((await send(app.url, newAddress(), 8000)).status, 204, "another address is not refused");
+    });
+    // The same view's last beacon through the other instance: still one view, with its latest total.
+    assert.equal((await send(second.url, newAddress(), 9000)).status, 204);
+    const deadline = Date.now() + 60_000;
+    let rows: { viewCount: number; playtimeMins: number }[] = [];
+    while (Date.now() < deadline) {
+      const res = await call("GET", `data/views/query?playbackId=${stream.playbackId}`, {
+        base: second.url,
+        auth: `Bearer ${api.key}`,
+        headers: from(newAddress()),
+      });
+      rows = res.body;
+      if (res.status === 200 && rows[0]?.playtimeMins === 9000 / 60_000) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    assert.deepEqual(rows, [{ playbackId: stream.playbackId, viewCount: 1, playtimeMins: 0.15, rebufferRatio: 0, errorRate: 0, exitsBeforeStart: 0 }]);
   });
 });
 
