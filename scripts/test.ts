@@ -300,6 +300,8 @@ async function startAppUnderTest(dataDir: string) {
     RATE_LIMIT_AUTH_PER_MIN: "1000000",
     RATE_LIMIT_PLAYBACK_PER_MIN: "1000000",
     RATE_LIMIT_BEACONS_PER_MIN: "1000000",
+    // views rolled up every 2 s, not 10: the analytics tests wait for them
+    VIEW_ROLLUP_EVERY_S: "2",
     // No STUN on 3478 from the suite's apps, which share this machine's ports (the WebRTC test, in a
     // network namespace of its own, answers it there as the default does)
     STUN_PORT: "0",

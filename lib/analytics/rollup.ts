@@ -5,8 +5,6 @@ import { config } from "@/lib/config";
 export const HOUR_MS = 3_600_000;
 /** Time to first frame histogram: bucket i holds [TTFF_BUCKETS_MS[i-1], TTFF_BUCKETS_MS[i]) ms, the first from 0, the last on. */
 export const TTFF_BUCKETS_MS = [100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 10000];
-/** How often an instance rolls up what changed (one at a time across instances). */
-const EVERY_MS = 10_000;
 /** Views seen this long before the last run's end are looked at again: a beacon received before then may have committed after. */
 const OVERLAP_MS = 15_000;
 /** Views past their retention deleted per run, so that no run holds locks for long. */
@@ -57,12 +55,12 @@ export async function rollUp(now = Date.now()): Promise<number | undefined> {
   });
 }
 
-/** Rolls up every EVERY_MS on this instance (another holding the lock skips it); returns the stop function, which waits for a run under way. */
+/** Rolls up every VIEW_ROLLUP_EVERY_S on this instance (another holding the lock skips it); returns the stop function, which waits for a run under way. */
 export function startRollups(): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
     running = running.then(() => rollUp().catch((err) => console.error("[analytics] roll-up failed:", (err as Error).message)));
-  }, EVERY_MS).unref();
+  }, config().VIEW_ROLLUP_EVERY_S * 1000).unref();
   return async () => {
     clearInterval(timer);
     await running;

@@ -214,7 +214,7 @@ export const OPERATIONS: OperationReference = {
   },
   getViewership: {
     description:
-      "Views (play intents), minutes watched, time to first frame (mean, and Castline's median and 95th percentile), rebuffer ratio, error rate and exits before the first frame, over `from`-`to` (RFC 3339 or ms since the epoch) by `timeStep` and `breakdownBy[]`. A view counts in the hour it began; rolled up within 10 s. `Accept: text/csv` answers a CSV file.",
+      "Views (play intents), minutes watched, time to first frame (mean, and Castline's median and 95th percentile), rebuffer ratio, error rate and exits before the first frame, over `from`-`to` (RFC 3339 or ms since the epoch) by `timeStep` and `breakdownBy[]`. A view counts in the hour it began; rolled up every `VIEW_ROLLUP_EVERY_S` (10 s by default). `Accept: text/csv` answers a CSV file.",
   },
   getCreatorViewership: {
     description: "Views and minutes watched of one stream or asset (`streamId` or `assetId`, exactly one), over a range, by time step and breakdowns.",
