@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type KeyboardEvent, type PointerEvent } from "react";
+import { AXIS_ROOM, ValueAxis } from "@/components/ui/value-axis";
 import { cx } from "@/components/ui/cx";
 import { niceCeiling, timeTicks } from "@/lib/client/chart-scale";
 import { RANGES, type ViewWindow } from "@/lib/client/analytics-hooks";
@@ -17,7 +18,6 @@ import { unitAfter } from "./format";
 const W = 1000;
 const H = 100;
 /** Room the value axis takes left of every chart, so their time axes line up (as the health graphs). */
-export const AXIS = "pl-16";
 
 const DAY_MS = 86_400_000;
 const hourOfDay = new Intl.DateTimeFormat("en", { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
@@ -25,7 +25,6 @@ const hourOfDay = new Intl.DateTimeFormat("en", { hour: "2-digit", minute: "2-di
 const utcDate = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
 const localStep = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 /** Axis values are round (lib/client/chart-scale.ts), but half of 2.5 is 1.25: shown as it is. */
-const axisValue = new Intl.NumberFormat("en", { maximumFractionDigits: 2 });
 
 const percent = (fraction: number) => `${(fraction * 100).toFixed(2)}%`;
 
@@ -100,15 +99,8 @@ export function StepChart({ chart, window: w }: { chart: StepChartSpec; window: 
           {readout ?? chart.summary}
         </span>
       </figcaption>
-      <div className={cx("relative", AXIS)}>
-        <div className="absolute inset-y-0 left-0 w-14 text-right text-[10px] leading-none text-zinc-500 tabular-nums" aria-hidden="true">
-          <span className="absolute top-0 right-0 whitespace-nowrap">
-            {axisValue.format(top)}
-            {unitAfter(chart.unit)}
-          </span>
-          <span className="absolute top-1/2 right-0 -translate-y-1/2">{axisValue.format(top / 2)}</span>
-          <span className="absolute right-0 bottom-0">0</span>
-        </div>
+      <div className={cx("relative", AXIS_ROOM)}>
+        <ValueAxis top={top} unit={unitAfter(chart.unit)} />
         <div
           role="slider"
           tabIndex={0}
@@ -165,7 +157,7 @@ export function StepChart({ chart, window: w }: { chart: StepChartSpec; window: 
         </div>
       </div>
       {chart.kind === "lines" && chart.series.length > 1 && (
-        <p className={cx("mt-1 flex flex-wrap gap-x-4 text-[11px] text-zinc-500", AXIS)}>
+        <p className={cx("mt-1 flex flex-wrap gap-x-4 text-[11px] text-zinc-500", AXIS_ROOM)}>
           {chart.series.map((s) => (
             <span key={s.name} className="inline-flex items-center gap-1.5">
               <svg viewBox="0 0 16 2" className={cx("h-0.5 w-4", s.secondary ? "text-indigo-400" : "text-indigo-600")} aria-hidden="true">
@@ -205,7 +197,7 @@ export function StepTimeAxis({ window: w }: { window: ViewWindow }) {
   const span = w.to - w.from;
   const label = (t: number, tickMs: number) => (tickMs >= DAY_MS ? utcDate.format(t) : hourOfDay.format(t));
   return (
-    <div className={AXIS} data-testid="views-time-axis">
+    <div className={AXIS_ROOM} data-testid="views-time-axis">
       <div className="relative h-4 text-[11px] text-zinc-500 tabular-nums">
         <span className="absolute left-0">{label(w.from, span > 2 * DAY_MS ? DAY_MS : w.stepMs)}</span>
         {TICKS.map(({ most, margin, className }) => {

@@ -2,6 +2,7 @@
 
 import type { ReactNode } from "react";
 import { cx } from "@/components/ui/cx";
+import { Segmented } from "@/components/ui/segmented";
 import { ChartIcon } from "@/components/ui/icons";
 import { EmptyState, FormErrors, LoadingState } from "@/components/ui/states";
 import type { Dimension, ViewershipMetric } from "@/lib/analytics/schema";
@@ -15,23 +16,17 @@ const whole = new Intl.NumberFormat("en", { maximumFractionDigits: 0 });
 export function RangePicker({ range, onChange }: { range: RangeKey; onChange: (range: RangeKey) => void }) {
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-      <div role="group" aria-label="Range" className="inline-flex rounded-lg bg-zinc-100 p-0.5 ring-1 ring-zinc-200 ring-inset">
-        {(Object.keys(RANGES) as RangeKey[]).map((key) => (
-          <button
-            key={key}
-            type="button"
-            aria-pressed={key === range}
-            aria-label={RANGES[key].name}
-            onClick={() => onChange(key)}
-            className={cx(
-              "rounded-md px-2.5 py-1 text-xs font-medium whitespace-nowrap tabular-nums transition-colors",
-              key === range ? "bg-white text-zinc-900 shadow-xs ring-1 ring-zinc-200" : "text-zinc-600 hover:text-zinc-900",
-            )}
+      <Segmented
+        label="Range"
+        options={
+          Object.fromEntries(Object.entries(RANGES).map(([key, r]) => [key, { text: r.label, name: r.name }])) as Record<
+            RangeKey,
+            { text: string; name: string }
           >
-            {RANGES[key].label}
-          </button>
-        ))}
-      </div>
+        }
+        value={range}
+        onChange={onChange}
+      />
       <span className="text-xs text-zinc-500">per {RANGES[range].timeStep}</span>
     </div>
   );

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { cx } from "@/components/ui/cx";
+import { Segmented } from "@/components/ui/segmented";
 import { ChartIcon, FilmIcon, VideoIcon } from "@/components/ui/icons";
 import { ErrorState, FormErrors, LoadingState, PageHeader } from "@/components/ui/states";
 import type { ViewershipMetric } from "@/lib/analytics/schema";
@@ -120,22 +121,12 @@ function TopContent({ window: w }: { window: ViewWindow }) {
         title="Top content"
         description={`Watched most in ${RANGES[w.range].words}.`}
         action={
-          <div role="group" aria-label="Order" className="inline-flex rounded-lg bg-zinc-100 p-0.5 ring-1 ring-zinc-200 ring-inset">
-            {(Object.keys(ORDERS) as Order[]).map((key) => (
-              <button
-                key={key}
-                type="button"
-                aria-pressed={key === order}
-                onClick={() => setOrder(key)}
-                className={cx(
-                  "rounded-md px-2 py-1 text-xs font-medium whitespace-nowrap transition-colors",
-                  key === order ? "bg-white text-zinc-900 shadow-xs ring-1 ring-zinc-200" : "text-zinc-600 hover:text-zinc-900",
-                )}
-              >
-                {ORDERS[key]}
-              </button>
-            ))}
-          </div>
+          <Segmented
+            label="Order"
+            options={Object.fromEntries(Object.entries(ORDERS).map(([key, text]) => [key, { text }])) as Record<Order, { text: string }>}
+            value={order}
+            onChange={setOrder}
+          />
         }
       />
       {rows.isPending ? (

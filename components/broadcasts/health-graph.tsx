@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type KeyboardEvent, type PointerEvent } from "react";
+import { AXIS_ROOM, ValueAxis } from "@/components/ui/value-axis";
 import { cx } from "@/components/ui/cx";
 import { AlertIcon } from "@/components/ui/icons";
 import { FormErrors, LoadingState } from "@/components/ui/states";
@@ -14,7 +15,6 @@ const clockWithSeconds = new Intl.DateTimeFormat("en", { hour: "2-digit", minute
 const whole = new Intl.NumberFormat("en", { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat("en", { maximumFractionDigits: 1 });
 /** Axis values are round (lib/client/chart-scale.ts), but half of 2.5 is 1.25: shown as it is. */
-const axisValue = new Intl.NumberFormat("en", { maximumFractionDigits: 2 });
 
 interface Chart {
   reading: HealthReading;
@@ -92,7 +92,6 @@ function range(values: number[], format: (n: number) => string): string {
 const W = 1000;
 const H = 100;
 /** Room the value axis takes left of every chart, so their time axes line up. */
-const AXIS = "pl-16";
 
 const percent = (fraction: number) => `${(fraction * 100).toFixed(2)}%`;
 
@@ -110,7 +109,7 @@ function TimeAxis({ from, to, live }: { from: number; to: number; live: boolean 
   const span = to - from;
   const format = span < 4 * 60_000 ? clockWithSeconds : clock;
   return (
-    <div className={AXIS} data-testid="health-time-axis">
+    <div className={AXIS_ROOM} data-testid="health-time-axis">
       <div className="relative h-4 text-[11px] text-zinc-500 tabular-nums">
         <span className="absolute left-0">{format.format(from)}</span>
         {TICKS.map(({ most, margin, className }) =>
@@ -186,14 +185,8 @@ function LineChart({ chart, health, from, to, warnAt }: { chart: Chart; health: 
           {readout ?? (points.length ? `${range(values, chart.format)} ${chart.unit}` : "no readings")}
         </span>
       </figcaption>
-      <div className={cx("relative", AXIS)}>
-        <div className="absolute inset-y-0 left-0 w-14 text-right text-[10px] leading-none text-zinc-500 tabular-nums" aria-hidden="true">
-          <span className="absolute top-0 right-0 whitespace-nowrap">
-            {axisValue.format(top)} {chart.unit}
-          </span>
-          <span className="absolute top-1/2 right-0 -translate-y-1/2">{axisValue.format(top / 2)}</span>
-          <span className="absolute right-0 bottom-0">0</span>
-        </div>
+      <div className={cx("relative", AXIS_ROOM)}>
+        <ValueAxis top={top} unit={` ${chart.unit}`} />
         <div
           role="slider"
           tabIndex={points.length ? 0 : -1}
@@ -261,7 +254,7 @@ function LineChart({ chart, health, from, to, warnAt }: { chart: Chart; health: 
           )}
         </div>
       </div>
-      {chart.guide && <p className={cx("mt-0.5 text-[11px] text-zinc-500", AXIS)}>Dashed: the {chart.guide.label} encoders should keep to.</p>}
+      {chart.guide && <p className={cx("mt-0.5 text-[11px] text-zinc-500", AXIS_ROOM)}>Dashed: the {chart.guide.label} encoders should keep to.</p>}
     </figure>
   );
 }
