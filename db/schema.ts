@@ -703,13 +703,46 @@ export const views = pgTable(
     height: integer("height"),
     ended: boolean("ended").notNull().default(false),
   },
-  (t) => [index("views_user_seen_idx").on(t.userId, t.seenAt), index("views_seen_idx").on(t.seenAt), index("views_started_idx").on(t.startedAt)],
+  (t) => [
+    index("views_user_seen_idx").on(t.userId, t.seenAt),
+    index("views_seen_idx").on(t.seenAt),
+    index("views_started_idx").on(t.startedAt),
+    // The roll-up's reads: a playback id's views that began in an hour.
+    index("views_playback_started_idx").on(t.playbackId, t.startedAt),
+  ],
 );
+
+/** The dimensions the roll-ups keep (all of a view's but the viewer), as columns of each table that keeps them. */
+const viewDimensions = () => ({
+  browser: text("browser").notNull(),
+  browserEngine: text("browser_engine").notNull(),
+  os: text("os").notNull(),
+  deviceType: text("device_type").notNull(),
+  device: text("device").notNull(),
+  country: text("country").notNull(),
+  continent: text("continent").notNull(),
+  timezone: text("timezone").notNull(),
+});
+
+/** What the roll-ups sum, as columns of each of them. */
+const viewMetrics = () => ({
+  views: integer("views").notNull(),
+  playedMs: bigint("played_ms", { mode: "number" }).notNull(),
+  /** Views that showed a first frame, and the sum and histogram (TTFF_BUCKETS_MS) of their times to it. */
+  ttffCount: integer("ttff_count").notNull(),
+  ttffSumMs: bigint("ttff_sum_ms", { mode: "number" }).notNull(),
+  ttffHistogram: integer("ttff_histogram").array().notNull(),
+  rebufferMs: bigint("rebuffer_ms", { mode: "number" }).notNull(),
+  /** Views that met an error. */
+  errored: integer("errored").notNull(),
+  /** Views that ended before a first frame. */
+  exitsBeforeStart: integer("exits_before_start").notNull(),
+});
 
 /**
  * Views rolled up by the hour they began, per playback id and every dimension but the viewer:
  * what the viewership API and the dashboard's charts read (lib/analytics/rollup.ts rewrites the
- * hours whose views changed). Kept for ever.
+ * hours whose views changed), with the two tables below. Kept for ever.
  */
 export const viewHours = pgTable(
   "view_hours",
@@ -718,27 +751,46 @@ export const viewHours = pgTable(
     playbackId: text("playback_id").notNull(),
     userId: text("user_id").notNull(),
     contentId: text("content_id").notNull(),
-    browser: text("browser").notNull(),
-    browserEngine: text("browser_engine").notNull(),
-    os: text("os").notNull(),
-    deviceType: text("device_type").notNull(),
-    device: text("device").notNull(),
-    country: text("country").notNull(),
-    continent: text("continent").notNull(),
-    timezone: text("timezone").notNull(),
-    views: integer("views").notNull(),
-    playedMs: bigint("played_ms", { mode: "number" }).notNull(),
-    /** Views that showed a first frame, and the sum and histogram (TTFF_BUCKETS_MS) of their times to it. */
-    ttffCount: integer("ttff_count").notNull(),
-    ttffSumMs: bigint("ttff_sum_ms", { mode: "number" }).notNull(),
-    ttffHistogram: integer("ttff_histogram").array().notNull(),
-    rebufferMs: bigint("rebuffer_ms", { mode: "number" }).notNull(),
-    /** Views that met an error. */
-    errored: integer("errored").notNull(),
-    /** Views that ended before a first frame. */
-    exitsBeforeStart: integer("exits_before_start").notNull(),
+    ...viewDimensions(),
+    ...viewMetrics(),
   },
   (t) => [index("view_hours_user_idx").on(t.userId, t.hour), index("view_hours_playback_idx").on(t.playbackId, t.hour)],
+);
+
+/**
+ * view_hours summed over the dimensions: one row per hour and playback id. What a playback id's
+ * figures without a breakdown by dimension read (at most 24 rows a day, where view_hours has one
+ * per combination of dimensions seen), and the public totals. Rewritten with view_hours.
+ */
+export const viewHoursByPlayback = pgTable(
+  "view_hours_by_playback",
+  {
+    hour: ms("hour").notNull(),
+    playbackId: text("playback_id").notNull(),
+    userId: text("user_id").notNull(),
+    contentId: text("content_id").notNull(),
+    ...viewMetrics(),
+  },
+  (t) => [index("view_hours_by_playback_idx").on(t.playbackId, t.hour), index("view_hours_by_playback_user_idx").on(t.userId, t.hour)],
+);
+
+/**
+ * view_hours summed over the account's playback ids, one dimension at a time: per hour and
+ * account, a row for each value of each dimension (`dimension` a column of view_hours, `value`
+ * its value) and one for the hour's total (both ''). What the account-wide figures by at most one
+ * dimension read: an hour's rows are the dimensions' values seen, added up (tens), where
+ * view_hours has their combinations for each playback id. Rewritten with view_hours.
+ */
+export const viewHoursByAccount = pgTable(
+  "view_hours_by_account",
+  {
+    hour: ms("hour").notNull(),
+    userId: text("user_id").notNull(),
+    dimension: text("dimension").notNull(),
+    value: text("value").notNull(),
+    ...viewMetrics(),
+  },
+  (t) => [index("view_hours_by_account_idx").on(t.userId, t.dimension, t.hour)],
 );
 
 /** How far a periodic job over PostgreSQL has got, by name (lib/analytics/rollup.ts: the views rolled up). */

@@ -3,7 +3,7 @@ import { db } from "@/db/client";
 import { assets, streams } from "@/db/schema";
 import { ApiError } from "@/lib/api/errors";
 import { continentName, countryName } from "./audience";
-import { HOUR_MS, TTFF_BUCKETS_MS } from "./rollup";
+import { HOUR_MS, summedHistogram, TTFF_BUCKETS_MS } from "./rollup";
 import type { Dimension, ViewershipMetric, ViewsQuery } from "./schema";
 
 /** A view is playing now while its player reported within this long (it beats every ~10 s) and has not ended. */
@@ -75,6 +75,20 @@ const dimensionsOf = (by: Dimension[], row: Record<string, unknown>) =>
 const stepOf = (column: string, step: NonNullable<ViewsQuery["timeStep"]>) =>
   `(extract(epoch FROM date_trunc('${step}', to_timestamp(${column} / 1000.0) AT TIME ZONE 'UTC'))::float8 * 1000)`;
 
+const BY_ACCOUNT = "view_hours_by_account";
+
+/**
+ * The hourly roll-up that answers a query, the smallest that keeps what it asks: the account's
+ * by dimension (tens of rows an hour, whatever the number of playback ids) for the account's
+ * figures by at most one dimension; the playback ids' totals for a playback id's, or by playback
+ * id, without other dimensions; else view_hours, which keeps every combination per playback id
+ * (lib/analytics/rollup.ts writes the three).
+ */
+function rollupFor(byPlayback: boolean, groups: string[]) {
+  if (!byPlayback) return groups.length <= 1 ? BY_ACCOUNT : "view_hours";
+  return groups.every((g) => g === COLUMN.playbackId) ? "view_hours_by_playback" : "view_hours";
+}
+
 /**
  * GET /data/views/query (and /query/creator with `detailed` false): views of the caller's
  * content over a range, by time step and the dimensions asked. Answered from the hourly roll-ups
@@ -93,6 +107,11 @@ export async function viewership(userId: string, q: ViewsQuery, detailed: boolea
   if (q.from !== undefined) where.push(`${time} >= $${params.push(fromViews ? q.from : Math.floor(q.from / HOUR_MS) * HOUR_MS)}`);
   if (q.to !== undefined) where.push(`${time} < $${params.push(q.to)}`);
   const groups = by.map((d) => COLUMN[d]);
+  const table = fromViews ? "views" : rollupFor(Boolean(playbackId) || groups.includes(COLUMN.playbackId), groups);
+  // The account's roll-up has a row per dimension and value: the dimension asked ('' for none) is
+  // a filter, its value the group.
+  if (table === BY_ACCOUNT) where.push(`dimension = $${params.push(groups[0] ?? "")}`);
+  const read = (group: string) => (table === BY_ACCOUNT ? "value" : group);
   const step = q.timeStep ? stepOf(time, q.timeStep) : undefined;
   const keys = [...(step ? [`${step} AS step`] : []), ...groups];
   const metrics = fromViews
@@ -102,10 +121,18 @@ export async function viewership(userId: string, q: ViewsQuery, detailed: boolea
     : `coalesce(sum(views), 0)::int AS views, coalesce(sum(played_ms), 0)::float8 AS played_ms, coalesce(sum(ttff_count), 0)::int AS ttff_count,
        coalesce(sum(ttff_sum_ms), 0)::float8 AS ttff_sum_ms, ${summedHistogram} AS ttff_histogram, coalesce(sum(rebuffer_ms), 0)::float8 AS rebuffer_ms,
        coalesce(sum(errored), 0)::int AS errored, coalesce(sum(exits_before_start), 0)::int AS exits_before_start`;
+  const filtered = `FROM ${table} WHERE ${where.join(" AND ")}`;
+  const order = `ORDER BY ${[...(step ? ["step"] : []), "views DESC"].join(", ")}`;
   const rows = await sql().unsafe(
-    `SELECT ${[...keys, metrics].join(", ")} FROM ${fromViews ? "views" : "view_hours"} WHERE ${where.join(" AND ")}
-     ${keys.length ? `GROUP BY ${[...(step ? ["step"] : []), ...groups].join(", ")} ORDER BY ${[...(step ? ["step"] : []), "views DESC"].join(", ")}` : ""}
-     LIMIT ${MAX_ROWS + 1}`,
+    step && !fromViews
+      ? // By time step: the hours summed first, so that the step (date_trunc) is worked out once per
+        // hour rather than once per row (a row per combination of dimensions in view_hours); the
+        // same sums, added in two goes.
+        `SELECT ${[...keys, metrics].join(", ")} FROM (
+           SELECT ${["hour", ...groups.map((g) => `${read(g)} AS ${g}`), metrics].join(", ")} ${filtered} GROUP BY ${["hour", ...groups.map(read)].join(", ")}
+         ) h GROUP BY ${["step", ...groups].join(", ")} ${order} LIMIT ${MAX_ROWS + 1}`
+      : `SELECT ${[...(step ? [`${step} AS step`] : []), ...groups.map((g) => `${read(g)} AS ${g}`), metrics].join(", ")} ${filtered}
+         ${keys.length ? `GROUP BY ${[...(step ? ["step"] : []), ...groups.map(read)].join(", ")} ${order}` : ""} LIMIT ${MAX_ROWS + 1}`,
     params as never[],
   );
   if (rows.length > MAX_ROWS)
@@ -135,9 +162,6 @@ export async function viewership(userId: string, q: ViewsQuery, detailed: boolea
   });
 }
 
-/** The roll-ups' TTFF histograms added bucket by bucket. */
-const summedHistogram = `ARRAY[${[0, ...TTFF_BUCKETS_MS].map((_, i) => `sum(ttff_histogram[${i + 1}])`).join(", ")}]::int[]`;
-
 /** A quantile of a TTFF histogram, interpolated within its bucket (the last bucket's values read as its lower bound). */
 export function quantileOf(histogram: number[], q: number): number {
   const total = histogram.reduce((a, b) => a + b, 0);
@@ -158,7 +182,7 @@ export function quantileOf(histogram: number[], q: number): number {
 /** GET /data/views/query/total/{playbackId}: every view of a playback id, ever, and its minutes (public, as Livepeer's). */
 export async function totalViews(playbackId: string) {
   const [row] = await sql()<{ views: number; played: number }[]>`
-    SELECT coalesce(sum(views), 0)::int AS views, coalesce(sum(played_ms), 0)::float8 AS played FROM view_hours WHERE playback_id = ${playbackId}`;
+    SELECT coalesce(sum(views), 0)::int AS views, coalesce(sum(played_ms), 0)::float8 AS played FROM view_hours_by_playback WHERE playback_id = ${playbackId}`;
   return { playbackId, viewCount: row.views, playtimeMins: row.played / 60_000 };
 }
 
@@ -171,8 +195,8 @@ export async function usage(userId: string, q: { from?: number; to?: number; cre
   const from = q.from ?? 0;
   const to = q.to ?? Number.MAX_SAFE_INTEGER;
   const [delivery] = await sql()<{ played: number }[]>`
-    SELECT coalesce(sum(played_ms), 0)::float8 AS played FROM view_hours
-    WHERE user_id = ${userId} AND hour >= ${Math.floor(from / HOUR_MS) * HOUR_MS} AND hour < ${to}`;
+    SELECT coalesce(sum(played_ms), 0)::float8 AS played FROM view_hours_by_account
+    WHERE user_id = ${userId} AND dimension = '' AND hour >= ${Math.floor(from / HOUR_MS) * HOUR_MS} AND hour < ${to}`;
   const [transcoded] = await sql()<{ seconds: number }[]>`
     SELECT (SELECT coalesce(sum((video_spec->>'duration')::float8), 0) FROM assets
              WHERE user_id = ${userId} AND phase = 'ready' AND created_at >= ${from} AND created_at < ${to})

@@ -10,19 +10,38 @@ const OVERLAP_MS = 15_000;
 /** Views past their retention deleted per run, so that no run holds locks for long. */
 const EXPIRE_BATCH = 10_000;
 
-/** The dimensions the roll-ups keep, as columns of both tables. */
+/** The dimensions the roll-ups keep, as columns of the views and of view_hours and view_hours_by_account. */
 export const ROLLED_UP = ["browser", "browser_engine", "os", "device_type", "device", "country", "continent", "timezone"] as const;
 
 const histogram = `ARRAY[${[0, ...TTFF_BUCKETS_MS.map((_, i) => i + 1)]
   .map((i) => `count(*) FILTER (WHERE width_bucket(v.ttff_ms, ARRAY[${TTFF_BUCKETS_MS.join(",")}]) = ${i})`)
   .join(", ")}]::int[]`;
 
+/** The roll-ups' TTFF histograms (a column ttff_histogram) added bucket by bucket. */
+export const summedHistogram = `ARRAY[${[0, ...TTFF_BUCKETS_MS].map((_, i) => `sum(ttff_histogram[${i + 1}])`).join(", ")}]::int[]`;
+
+/** The roll-ups' columns of sums, in the order the statement below writes them. */
+const METRICS = "views, played_ms, ttff_count, ttff_sum_ms, ttff_histogram, rebuffer_ms, errored, exits_before_start";
+/** Sums of roll-up rows, as METRICS, each row counted `sign` times (1: added, -1: taken away). */
+const signedSums = METRICS.split(", ")
+  .map((m) =>
+    m === "ttff_histogram"
+      ? `ARRAY[${[0, ...TTFF_BUCKETS_MS].map((_, i) => `sum(sign * ttff_histogram[${i + 1}])`).join(", ")}]::int[] AS ttff_histogram`
+      : `sum(sign * ${m}) AS ${m}`,
+  )
+  .join(", ");
+
 /**
  * Rewrites the hours (per playback id) whose views changed since the last run, from the views
  * themselves: a view counts in the hour it began, with everything its beacons said since. It is a
  * whole recomputation of each such hour, so running twice, or after a crash mid-way, is harmless.
- * One instance at a time (an advisory lock); returns the hours rewritten, or undefined when
- * another instance holds the lock.
+ * Each hour and playback id is read by the index on (playback_id, started_at), so a run costs the
+ * views of the hours that changed, not the table's size. The same statement writes each such
+ * hour's totals per playback id (view_hours_by_playback), and changes the accounts' hours by
+ * dimension (view_hours_by_account) by the difference between the rows it writes and those it
+ * replaces: they stay view_hours summed over playback ids, without reading the hours' other
+ * playback ids. One instance at a time (an advisory lock); returns the roll-up rows rewritten
+ * (view_hours'), or undefined when another instance holds the lock.
  */
 export async function rollUp(now = Date.now()): Promise<number | undefined> {
   return db().$client.begin(async (sql) => {
@@ -30,28 +49,73 @@ export async function rollUp(now = Date.now()): Promise<number | undefined> {
     if (!locked) return undefined;
     const [mark] = await sql<{ upto: number }[]>`SELECT upto::float8 AS upto FROM progress_marks WHERE name = 'view-rollup'`;
     const since = (mark?.upto ?? 0) - OVERLAP_MS;
-    const dims = ROLLED_UP.map((d) => `v.${d}`).join(", ");
-    const rewritten = await sql.unsafe(
+    const dims = ROLLED_UP.join(", ");
+    const vDims = ROLLED_UP.map((d) => `v.${d}`).join(", ");
+    const sums = `count(*) AS views, sum(v.played_ms) AS played_ms, count(v.ttff_ms) AS ttff_count, coalesce(sum(v.ttff_ms), 0) AS ttff_sum_ms,
+      ${histogram} AS ttff_histogram, sum(v.rebuffer_ms) AS rebuffer_ms, count(*) FILTER (WHERE v.error_count > 0) AS errored,
+      count(*) FILTER (WHERE v.ended AND v.ttff_ms IS NULL) AS exits_before_start`;
+    // Grouping sets: each hour's rows per dimension and their total (`total`), in one pass.
+    const sets = (hour: string) => `GROUPING SETS ((${hour}v.playback_id, v.user_id, v.content_id, ${vDims}), (${hour}v.playback_id, v.user_id, v.content_id))`;
+    const hourOf = `(v.started_at / ${HOUR_MS}) * ${HOUR_MS}`;
+    const rolled = mark
+      ? // The LATERAL subquery, with a GROUP BY of its own, runs once per touched hour and playback
+        // id (an index range scan): as a join, the planner may scan every view for a few hours.
+        `SELECT t.hour, r.* FROM touched t CROSS JOIN LATERAL (
+           SELECT v.playback_id, v.user_id, v.content_id, ${vDims}, GROUPING(${vDims}) <> 0 AS total, ${sums}
+           FROM views v WHERE v.playback_id = t.playback_id AND v.started_at >= t.hour AND v.started_at < t.hour + ${HOUR_MS}
+           GROUP BY ${sets("")}
+         ) r`
+      : // The first run (no mark): every view is new to it, grouped in one pass over the table
+        // (an index scan per hour and playback id would cost several times more).
+        `SELECT ${hourOf} AS hour, v.playback_id, v.user_id, v.content_id, ${vDims}, GROUPING(${vDims}) <> 0 AS total, ${sums}
+         FROM views v GROUP BY ${sets(`${hourOf}, `)}`;
+    const [{ rows }] = await sql.unsafe<{ rows: number }[]>(
       `WITH touched AS (
          SELECT DISTINCT (started_at / ${HOUR_MS}) * ${HOUR_MS} AS hour, playback_id FROM views WHERE seen_at > $1
-       ), cleared AS (
-         DELETE FROM view_hours h USING touched t WHERE h.hour = t.hour AND h.playback_id = t.playback_id
+       ), replaced AS (
+         DELETE FROM view_hours h USING touched t WHERE h.hour = t.hour AND h.playback_id = t.playback_id RETURNING h.*
+       ), replaced_totals AS (
+         DELETE FROM view_hours_by_playback h USING touched t WHERE h.hour = t.hour AND h.playback_id = t.playback_id
+       ), rolled AS (
+         ${rolled}
+       ), by_dimension AS (
+         INSERT INTO view_hours (hour, playback_id, user_id, content_id, ${dims}, ${METRICS})
+         SELECT hour, playback_id, user_id, content_id, ${dims}, ${METRICS} FROM rolled WHERE NOT total
+         RETURNING 1
+       ), totals AS (
+         INSERT INTO view_hours_by_playback (hour, playback_id, user_id, content_id, ${METRICS})
+         SELECT hour, playback_id, user_id, content_id, ${METRICS} FROM rolled WHERE total
+       ), changes AS (
+         SELECT hour, user_id, ${dims}, 1 AS sign, ${METRICS} FROM rolled WHERE NOT total
+         UNION ALL
+         SELECT hour, user_id, ${dims}, -1 AS sign, ${METRICS} FROM replaced
+       ), net AS (
+         SELECT hour, user_id, ${dims}, 1 AS sign, ${signedSums} FROM changes GROUP BY hour, user_id, ${dims}
+       ), before AS (
+         DELETE FROM view_hours_by_account a USING (SELECT DISTINCT hour, user_id FROM net) c WHERE a.hour = c.hour AND a.user_id = c.user_id
+         RETURNING a.hour, a.user_id, a.dimension, a.value, 1 AS sign, ${METRICS.split(", ")
+           .map((m) => `a.${m}`)
+           .join(", ")}
+       ), by_account AS (
+         INSERT INTO view_hours_by_account (hour, user_id, dimension, value, ${METRICS})
+         SELECT hour, user_id, dimension, value, ${signedSums} FROM (
+           SELECT * FROM before
+           UNION ALL
+           SELECT n.hour, n.user_id, d.dimension, d.value, n.sign, ${METRICS.split(", ")
+             .map((m) => `n.${m}`)
+             .join(", ")}
+           FROM net n CROSS JOIN LATERAL (VALUES ('', ''), ${ROLLED_UP.map((d) => `('${d}', n.${d})`).join(", ")}) AS d(dimension, value)
+         ) c
+         GROUP BY hour, user_id, dimension, value HAVING sum(sign * views) <> 0
        )
-       INSERT INTO view_hours (hour, playback_id, user_id, content_id, ${ROLLED_UP.join(", ")},
-         views, played_ms, ttff_count, ttff_sum_ms, ttff_histogram, rebuffer_ms, errored, exits_before_start)
-       SELECT t.hour, v.playback_id, v.user_id, v.content_id, ${dims},
-         count(*), sum(v.played_ms), count(v.ttff_ms), coalesce(sum(v.ttff_ms), 0), ${histogram}, sum(v.rebuffer_ms),
-         count(*) FILTER (WHERE v.error_count > 0), count(*) FILTER (WHERE v.ended AND v.ttff_ms IS NULL)
-       FROM touched t JOIN views v ON v.playback_id = t.playback_id AND v.started_at >= t.hour AND v.started_at < t.hour + ${HOUR_MS}
-       GROUP BY t.hour, v.playback_id, v.user_id, v.content_id, ${dims}
-       RETURNING 1`,
+       SELECT count(*)::int AS rows FROM by_dimension`,
       [since],
     );
     await sql`INSERT INTO progress_marks (name, upto) VALUES ('view-rollup', ${now}) ON CONFLICT (name) DO UPDATE SET upto = excluded.upto`;
     // Views past their retention go (their hours stay rolled up).
     const keepFrom = now - config().VIEW_RETENTION_DAYS * 24 * HOUR_MS;
     await sql`DELETE FROM views WHERE id IN (SELECT id FROM views WHERE started_at < ${keepFrom} LIMIT ${EXPIRE_BATCH})`;
-    return rewritten.length;
+    return rows;
   });
 }
 
