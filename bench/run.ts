@@ -9,6 +9,7 @@ import { createUser } from "@/lib/users/service";
 import { startAppProcess } from "../scripts/app-process";
 import { buildIfNeeded } from "../scripts/build-if-needed";
 import { benchAccess } from "./access";
+import { benchAnalytics, COUNTRY_HEADER } from "./analytics";
 import { benchApi } from "./api";
 import { benchClips } from "./clips";
 import { benchDelivery } from "./delivery";
@@ -32,8 +33,14 @@ async function main() {
   const stopDatabase = await setupDatabase();
   await buildIfNeeded();
   // Limits counted (their cost is part of the figures) but never reached by the load.
-  const limits = { RATE_LIMIT_API_PER_MIN: "1000000000", RATE_LIMIT_IP_PER_MIN: "1000000000", RATE_LIMIT_PLAYBACK_PER_MIN: "1000000000" };
-  const env = { ...process.env, PORT: "0", HOST: "127.0.0.1", MEDIA_NODE: "false", ...limits };
+  const limits = {
+    RATE_LIMIT_API_PER_MIN: "1000000000",
+    RATE_LIMIT_IP_PER_MIN: "1000000000",
+    RATE_LIMIT_PLAYBACK_PER_MIN: "1000000000",
+    RATE_LIMIT_BEACONS_PER_MIN: "1000000000",
+  };
+  // Viewers' countries as a CDN in front would say them (the analytics section's beacons carry it).
+  const env = { ...process.env, PORT: "0", HOST: "127.0.0.1", MEDIA_NODE: "false", COUNTRY_HEADER, ...limits };
   const app = await startAppProcess(env);
   let s3App: S3App | undefined;
   try {
@@ -60,6 +67,7 @@ async function main() {
     if (wanted("clips")) await benchClips(liveEnv);
     if (wanted("delivery")) await benchDelivery(liveEnv);
     if (wanted("realtime")) await benchRealtime();
+    if (wanted("analytics")) await benchAnalytics({ appUrl: app.url, appPid: app.child.pid!, env });
   } finally {
     await s3App?.stop();
     await app.stop();
