@@ -775,6 +775,24 @@ export const viewHoursByPlayback = pgTable(
 );
 
 /**
+ * view_hours_by_playback summed by day (UTC): one row per day and playback id. What the figures
+ * by playback id over days read (an account's top content over 30 days: 30 rows per playback id,
+ * where the hours are 720), joined with the hours at a range's partial days. Kept in step with
+ * view_hours_by_playback by lib/analytics/rollup.ts.
+ */
+export const viewDaysByPlayback = pgTable(
+  "view_days_by_playback",
+  {
+    day: ms("day").notNull(),
+    playbackId: text("playback_id").notNull(),
+    userId: text("user_id").notNull(),
+    contentId: text("content_id").notNull(),
+    ...viewMetrics(),
+  },
+  (t) => [primaryKey({ columns: [t.playbackId, t.day] }), index("view_days_by_playback_user_idx").on(t.userId, t.day)],
+);
+
+/**
  * view_hours summed over the account's playback ids, one dimension at a time: per hour and
  * account, a row for each value of each dimension (`dimension` a column of view_hours, `value`
  * its value) and one for the hour's total (both ''). What the account-wide figures by at most one

@@ -70,6 +70,8 @@ describe("metrics", () => {
     assert.match(res.body, /^# TYPE castline_http_requests_total counter$/m);
     assert.match(res.body, /^# TYPE castline_http_request_duration_seconds histogram$/m);
     assert.match(res.body, /^process_resident_memory_bytes \d+/m, "the process's own metrics");
+    // The viewer analytics roll-up runs every VIEW_ROLLUP_EVERY_S (2 s in the suite) and is timed.
+    await scrapeUntil("a timed roll-up", (s) => (sampleValue(s, "castline_view_rollup_duration_seconds_count") ?? 0) >= 1, 30_000);
   });
 
   test("requests are counted and timed by route template and status, with no ids in labels", async () => {

@@ -1,8 +1,11 @@
 import { db } from "@/db/client";
 import { config } from "@/lib/config";
+import { appMetrics } from "@/lib/metrics";
 
 /** The roll-ups' step. */
 export const HOUR_MS = 3_600_000;
+/** view_days_by_playback's step (days in UTC: whole multiples of it since the epoch). */
+export const DAY_MS = 24 * HOUR_MS;
 /** Time to first frame histogram: bucket i holds [TTFF_BUCKETS_MS[i-1], TTFF_BUCKETS_MS[i]) ms, the first from 0, the last on. */
 export const TTFF_BUCKETS_MS = [100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 10000];
 /** Views seen this long before the last run's end are looked at again: a beacon received before then may have committed after. */
@@ -21,7 +24,7 @@ const histogram = `ARRAY[${[0, ...TTFF_BUCKETS_MS.map((_, i) => i + 1)]
 export const summedHistogram = `ARRAY[${[0, ...TTFF_BUCKETS_MS].map((_, i) => `sum(ttff_histogram[${i + 1}])`).join(", ")}]::int[]`;
 
 /** The roll-ups' columns of sums, in the order the statement below writes them. */
-const METRICS = "views, played_ms, ttff_count, ttff_sum_ms, ttff_histogram, rebuffer_ms, errored, exits_before_start";
+export const METRICS = "views, played_ms, ttff_count, ttff_sum_ms, ttff_histogram, rebuffer_ms, errored, exits_before_start";
 /** Sums of roll-up rows, as METRICS, each row counted `sign` times (1: added, -1: taken away). */
 const signedSums = METRICS.split(", ")
   .map((m) =>
@@ -30,6 +33,11 @@ const signedSums = METRICS.split(", ")
       : `sum(sign * ${m}) AS ${m}`,
   )
   .join(", ");
+/** METRICS as columns of the table or subquery `alias`. */
+const prefixed = (alias: string) =>
+  METRICS.split(", ")
+    .map((m) => `${alias}.${m}`)
+    .join(", ");
 
 /**
  * Rewrites the hours (per playback id) whose views changed since the last run, from the views
@@ -38,9 +46,9 @@ const signedSums = METRICS.split(", ")
  * Each hour and playback id is read by the index on (playback_id, started_at), so a run costs the
  * views of the hours that changed, not the table's size. The same statement writes each such
  * hour's totals per playback id (view_hours_by_playback), and changes the accounts' hours by
- * dimension (view_hours_by_account) by the difference between the rows it writes and those it
- * replaces: they stay view_hours summed over playback ids, without reading the hours' other
- * playback ids. One instance at a time (an advisory lock); returns the roll-up rows rewritten
+ * dimension (view_hours_by_account) and the playback ids' days (view_days_by_playback) by the
+ * difference between the rows it writes and those it replaces: they stay sums of the hours,
+ * without reading the hours' other playback ids or the days' other hours. One instance at a time (an advisory lock); returns the roll-up rows rewritten
  * (view_hours'), or undefined when another instance holds the lock.
  */
 export async function rollUp(now = Date.now()): Promise<number | undefined> {
@@ -75,7 +83,7 @@ export async function rollUp(now = Date.now()): Promise<number | undefined> {
        ), replaced AS (
          DELETE FROM view_hours h USING touched t WHERE h.hour = t.hour AND h.playback_id = t.playback_id RETURNING h.*
        ), replaced_totals AS (
-         DELETE FROM view_hours_by_playback h USING touched t WHERE h.hour = t.hour AND h.playback_id = t.playback_id
+         DELETE FROM view_hours_by_playback h USING touched t WHERE h.hour = t.hour AND h.playback_id = t.playback_id RETURNING h.*
        ), rolled AS (
          ${rolled}
        ), by_dimension AS (
@@ -85,6 +93,20 @@ export async function rollUp(now = Date.now()): Promise<number | undefined> {
        ), totals AS (
          INSERT INTO view_hours_by_playback (hour, playback_id, user_id, content_id, ${METRICS})
          SELECT hour, playback_id, user_id, content_id, ${METRICS} FROM rolled WHERE total
+       ), day_changes AS (
+         SELECT hour - hour % ${DAY_MS} AS day, playback_id, user_id, content_id, 1 AS sign, ${METRICS} FROM rolled WHERE total
+         UNION ALL
+         SELECT hour - hour % ${DAY_MS}, playback_id, user_id, content_id, -1, ${METRICS} FROM replaced_totals
+       ), day_net AS (
+         SELECT day, playback_id, user_id, content_id, 1 AS sign, ${signedSums} FROM day_changes GROUP BY day, playback_id, user_id, content_id
+       ), days_before AS (
+         DELETE FROM view_days_by_playback d USING (SELECT DISTINCT day, playback_id FROM day_net) c WHERE d.day = c.day AND d.playback_id = c.playback_id
+         RETURNING d.day, d.playback_id, d.user_id, d.content_id, 1 AS sign, ${prefixed("d")}
+       ), by_day AS (
+         -- Aggregated: every row of days_before is read (and deleted) before the first is inserted.
+         INSERT INTO view_days_by_playback (day, playback_id, user_id, content_id, ${METRICS})
+         SELECT day, playback_id, user_id, content_id, ${signedSums} FROM (SELECT * FROM days_before UNION ALL SELECT * FROM day_net) c
+         GROUP BY day, playback_id, user_id, content_id HAVING sum(sign * views) <> 0
        ), changes AS (
          SELECT hour, user_id, ${dims}, 1 AS sign, ${METRICS} FROM rolled WHERE NOT total
          UNION ALL
@@ -93,17 +115,13 @@ export async function rollUp(now = Date.now()): Promise<number | undefined> {
          SELECT hour, user_id, ${dims}, 1 AS sign, ${signedSums} FROM changes GROUP BY hour, user_id, ${dims}
        ), before AS (
          DELETE FROM view_hours_by_account a USING (SELECT DISTINCT hour, user_id FROM net) c WHERE a.hour = c.hour AND a.user_id = c.user_id
-         RETURNING a.hour, a.user_id, a.dimension, a.value, 1 AS sign, ${METRICS.split(", ")
-           .map((m) => `a.${m}`)
-           .join(", ")}
+         RETURNING a.hour, a.user_id, a.dimension, a.value, 1 AS sign, ${prefixed("a")}
        ), by_account AS (
          INSERT INTO view_hours_by_account (hour, user_id, dimension, value, ${METRICS})
          SELECT hour, user_id, dimension, value, ${signedSums} FROM (
            SELECT * FROM before
            UNION ALL
-           SELECT n.hour, n.user_id, d.dimension, d.value, n.sign, ${METRICS.split(", ")
-             .map((m) => `n.${m}`)
-             .join(", ")}
+           SELECT n.hour, n.user_id, d.dimension, d.value, n.sign, ${prefixed("n")}
            FROM net n CROSS JOIN LATERAL (VALUES ('', ''), ${ROLLED_UP.map((d) => `('${d}', n.${d})`).join(", ")}) AS d(dimension, value)
          ) c
          GROUP BY hour, user_id, dimension, value HAVING sum(sign * views) <> 0
@@ -122,8 +140,16 @@ export async function rollUp(now = Date.now()): Promise<number | undefined> {
 /** Rolls up every VIEW_ROLLUP_EVERY_S on this instance (another holding the lock skips it); returns the stop function, which waits for a run under way. */
 export function startRollups(): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
+  const run = async () => {
+    const started = performance.now();
+    try {
+      if ((await rollUp()) !== undefined) appMetrics().viewRollups.observe((performance.now() - started) / 1000);
+    } catch (err) {
+      console.error("[analytics] roll-up failed:", (err as Error).message);
+    }
+  };
   const timer = setInterval(() => {
-    running = running.then(() => rollUp().catch((err) => console.error("[analytics] roll-up failed:", (err as Error).message)));
+    running = running.then(run);
   }, config().VIEW_ROLLUP_EVERY_S * 1000).unref();
   return async () => {
     clearInterval(timer);

@@ -26,6 +26,12 @@ function createAppMetrics() {
       labelNames: ["method", "route"] as const,
       registers: [registry],
     }),
+    viewRollups: new Histogram({
+      name: "castline_view_rollup_duration_seconds",
+      help: "Viewer analytics roll-ups run by this instance (lib/analytics/rollup.ts), each a transaction over what changed since the last",
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
   };
 }
 
