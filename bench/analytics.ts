@@ -46,6 +46,8 @@ const TARGET = { beaconsPerS: 5000, beaconP99Ms: 50, queryP99Ms: 200 };
 const FLAT_OUT_CONNECTIONS = 64;
 /** Paced: players each send a beacon now and then on a connection of their own; many connections, each seldom busy. */
 const PACED_SOCKETS = 256;
+/** A paced beacon answered later than this counts towards a stall (its window is printed). */
+const SLOW_MS = 50;
 /** The paced loads' rates (beacons a second), the target's last. */
 const PACED_RATES = [...(process.env.BENCH_BEACON_RATES ?? "2500").split(",").map(Number), TARGET.beaconsPerS];
 /** Where the bench's viewers' country comes from (the app is started with COUNTRY_HEADER naming it: bench/run.ts). */
@@ -277,7 +279,7 @@ async function rollUpEverything(): Promise<{ seconds: number; hours: number }> {
   const seconds = (performance.now() - t0) / 1000;
   if (hours === undefined) throw new Error("the app's roll-up ran when it should not have: run the bench again");
   // As autovacuum would within a minute: the roll-ups' statistics (their next runs' plans rely on them).
-  await db().$client`ANALYZE view_hours, view_hours_by_playback, view_hours_by_account`;
+  await db().$client`ANALYZE view_hours, view_hours_by_playback, view_days_by_playback, view_hours_by_account`;
   return { seconds, hours };
 }
 
@@ -377,6 +379,10 @@ interface BeaconFigures {
   p50: number;
   p99: number;
   errors: number;
+  /** The 250-ms windows (from the load's start) where a beacon took over SLOW_MS, with the slowest's time (paced loads). */
+  stalls?: string[];
+  /** The app's roll-ups that committed during the load: when each began and committed, in s from the load's start. */
+  rollups?: string[];
   /** CPU seconds per second over the load: the app's process tree, PostgreSQL's, this process's (the load generator). */
   cpu?: { app: number; pg: number; bench: number };
 }
@@ -415,10 +421,10 @@ async function flatOut(url: string, audience: Audience, connections: number, dur
  * slow answer delays nothing that follows (autocannon's overallRate sends each connection's share
  * in a burst at the start of each second, and waits for answers).
  */
-async function paced(url: string, audience: Audience, rate: number, duration: number, sockets: number): Promise<BeaconFigures> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+async function paced(url: string, audience: Audience, rate: number, duration: number, agent: http.Agent): Promise<BeaconFigures> {
   const { hostname, port } = new URL(url);
   const latencies: number[] = [];
+  const slow: { at: number; ms: number }[] = [];
   let errors = 0;
   const send = (at: number) =>
     new Promise<void>((resolve) => {
@@ -430,7 +436,9 @@ async function paced(url: string, audience: Audience, rate: number, duration: nu
         (res) => {
           res.resume();
           res.on("end", () => {
-            if (res.statusCode === 204) latencies.push(performance.now() - at);
+            const ms = performance.now() - at;
+            if (ms > SLOW_MS) slow.push({ at: at - start, ms });
+            if (res.statusCode === 204) latencies.push(ms);
             else errors++;
             resolve();
           });
@@ -444,6 +452,7 @@ async function paced(url: string, audience: Audience, rate: number, duration: nu
   const total = Math.round(rate * duration);
   const answers: Promise<void>[] = [];
   const start = performance.now();
+  const rollups = watchRollups(Date.now());
   await new Promise<void>((resolve) => {
     const due = () => {
       const upTo = Math.min(total, Math.floor(((performance.now() - start) * rate) / 1000) + 1);
@@ -455,9 +464,53 @@ async function paced(url: string, audience: Audience, rate: number, duration: nu
   });
   await Promise.all(answers);
   const seconds = (performance.now() - start) / 1000;
-  agent.destroy();
+  const rolledUp = await rollups.stop();
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, p50: Math.round(percentile(latencies, 0.5)), p99: Math.round(percentile(latencies, 0.99)), errors };
+  // Where the slow answers were: by the 250-ms window their beacon was due in.
+  const windows = new Map<number, number>();
+  for (const s of slow) windows.set(Math.floor(s.at / 250), Math.max(windows.get(Math.floor(s.at / 250)) ?? 0, s.ms));
+  const stalls = [...windows].map(([w, ms]) => `${((w * 250) / 1000).toFixed(2)} s: ${Math.round(ms)} ms`);
+  return {
+    rps: latencies.length / seconds,
+    p50: Math.round(percentile(latencies, 0.5)),
+    p99: Math.round(percentile(latencies, 0.99)),
+    errors,
+    stalls,
+    rollups: rolledUp,
+  };
+}
+
+/**
+ * The app's roll-ups while a load runs, seen by their progress mark (the time each began, written
+ * as it commits), polled every 50 ms: when each began and committed, from `since`.
+ */
+function watchRollups(since: number) {
+  const seen: string[] = [];
+  const checkpointer = async () =>
+    (
+      await db().$client<
+        { n: number; buffers: number }[]
+      >`SELECT (num_timed + num_requested)::int AS n, buffers_written::float8 AS buffers FROM pg_stat_checkpointer`
+    )[0];
+  const before = checkpointer();
+  let last: number | undefined;
+  let on = true;
+  const polling = (async () => {
+    while (on) {
+      const mark = await rollupMark();
+      if (last !== undefined && mark !== last) seen.push(`${((mark - since) / 1000).toFixed(2)}-${((Date.now() - since) / 1000).toFixed(2)} s`);
+      last = mark;
+      await sleep(50);
+    }
+  })();
+  return {
+    stop: async () => {
+      on = false;
+      await polling;
+      const [a, b] = [await before, await checkpointer()];
+      return [...seen, `checkpoints ${b.n - a.n}, ${b.buffers - a.buffers} buffers written`];
+    },
+  };
 }
 
 /** The embedded PostgreSQL's postmaster (the parent of this process's backend), when it runs on this machine. */
@@ -493,6 +546,7 @@ async function beacons(ctx: { appUrl: string; appPid: number; env: NodeJS.Proces
   let pacedApp: BeaconFigures | undefined;
   let rewritten: number | undefined;
   let incrementalMs: number;
+  const stallLines: string[] = [];
   try {
     // Flat out: JIT, the content cache, the pools warmed first on each side.
     await flatOut(ctx.appUrl, audience, FLAT_OUT_CONNECTIONS, WARM_S);
@@ -500,18 +554,26 @@ async function beacons(ctx: { appUrl: string; appPid: number; env: NodeJS.Proces
     // What the app's own run every 10 s does under such a load: the hours (per playback id) whose
     // views had beacons since its last run (and 15 s before).
     const t0 = performance.now();
-    while ((rewritten = await rollUp()) === undefined) await sleep(50);
+    while ((rewritten = await rollUp(Date.now(), { paced: false })) === undefined) await sleep(50);
     incrementalMs = performance.now() - t0;
     await flatOut(bare.url, audience, FLAT_OUT_CONNECTIONS, WARM_S);
     const floor = await withCpu({ app: process.pid }, () => flatOut(bare.url, audience, FLAT_OUT_CONNECTIONS, DURATION_S));
     rows.push(row(`flat out, ${FLAT_OUT_CONNECTIONS} connections`, app, floor));
     // Paced, as players send them: each on its own time, many connections; the target rate last.
     for (const rate of PACED_RATES) {
-      await paced(ctx.appUrl, audience, rate, WARM_S, PACED_SOCKETS); // connections opened, caches filled
-      pacedApp = await withCpu(pids, () => paced(ctx.appUrl, audience, rate, DURATION_S, PACED_SOCKETS));
-      await paced(bare.url, audience, rate, WARM_S, PACED_SOCKETS);
-      const pacedFloor = await withCpu({ app: process.pid }, () => paced(bare.url, audience, rate, DURATION_S, PACED_SOCKETS));
+      // The warm-up opens the connections the load then uses (and fills the caches).
+      const toApp = new http.Agent({ keepAlive: true, maxSockets: PACED_SOCKETS });
+      await paced(ctx.appUrl, audience, rate, WARM_S, toApp);
+      pacedApp = await withCpu(pids, () => paced(ctx.appUrl, audience, rate, DURATION_S, toApp));
+      toApp.destroy();
+      const toBare = new http.Agent({ keepAlive: true, maxSockets: PACED_SOCKETS });
+      await paced(bare.url, audience, rate, WARM_S, toBare);
+      const pacedFloor = await withCpu({ app: process.pid }, () => paced(bare.url, audience, rate, DURATION_S, toBare));
+      toBare.destroy();
       rows.push(row(`paced at ${rate}/s, up to ${PACED_SOCKETS} connections`, pacedApp, pacedFloor));
+      stallLines.push(
+        `  paced at ${rate}/s, the app's stalls (250-ms windows with a beacon over ${SLOW_MS} ms): ${pacedApp.stalls?.join(", ") || "none"}; its roll-ups (began-committed): ${pacedApp.rollups?.join(", ") || "none"}`,
+      );
     }
   } finally {
     bare.stop();
@@ -529,6 +591,7 @@ async function beacons(ctx: { appUrl: string; appPid: number; env: NodeJS.Proces
     `  ${(after - before).toLocaleString("en")} new views stored; a roll-up right after the flat-out load (what changed since the app's last run): ` +
       `${incrementalMs.toFixed(0)} ms, ${rewritten} view_hours rows rewritten`,
   );
+  for (const line of stallLines) console.log(line);
 }
 
 /** One request at a time, REQUESTS times after WARM_REQUESTS: p50 and p99 in ms, and the size of the answer. */
@@ -597,7 +660,7 @@ async function queries(appUrl: string, key: string, userId: string, content: Con
 
 /** Part 3: what the views and their roll-ups take, per million views. */
 async function storage() {
-  const tables = ["views", "view_hours", "view_hours_by_playback", "view_hours_by_account"];
+  const tables = ["views", "view_hours", "view_hours_by_playback", "view_days_by_playback", "view_hours_by_account"];
   const sizes = await db().$client<{ name: string; rows: number; table: number; indexes: number; total: number }[]>`
     SELECT c.relname AS name, c.reltuples::float8 AS rows, pg_table_size(c.oid)::float8 AS table, pg_indexes_size(c.oid)::float8 AS indexes,
       pg_total_relation_size(c.oid)::float8 AS total
