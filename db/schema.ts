@@ -793,26 +793,6 @@ export const viewDaysByPlayback = pgTable(
 );
 
 /**
- * view_hours summed by day (UTC) and playback id, one dimension at a time: a row per day,
- * playback id, dimension (a column of view_hours) and value. What a playback id's figures by one
- * dimension over days read (a stream's 30 days by country: 30 rows per country, where view_hours
- * has a row per hour and combination of dimensions), joined with view_hours at a range's partial
- * days. Kept in step with view_hours by lib/analytics/rollup.ts.
- */
-export const viewDaysByDimension = pgTable(
-  "view_days_by_dimension",
-  {
-    day: ms("day").notNull(),
-    playbackId: text("playback_id").notNull(),
-    userId: text("user_id").notNull(),
-    dimension: text("dimension").notNull(),
-    value: text("value").notNull(),
-    ...viewMetrics(),
-  },
-  (t) => [primaryKey({ columns: [t.playbackId, t.dimension, t.day, t.value] })],
-);
-
-/**
  * view_hours summed over the account's playback ids, one dimension at a time: per hour and
  * account, a row for each value of each dimension (`dimension` a column of view_hours, `value`
  * its value) and one for the hour's total (both ''). What the account-wide figures by at most one

@@ -88,7 +88,7 @@ const BY_ACCOUNT = "view_hours_by_account";
  * by dimension (tens of rows an hour, whatever the number of playback ids) for the account's
  * figures by at most one dimension; the playback ids' totals for a playback id's, or by playback
  * id, without other dimensions; else view_hours, which keeps every combination per playback id
- * (lib/analytics/rollup.ts writes them, and their daily counterparts: sourceOf).
+ * (lib/analytics/rollup.ts writes the three).
  */
 function rollupFor(byPlayback: boolean, groups: string[]) {
   if (!byPlayback) return groups.length <= 1 ? BY_ACCOUNT : "view_hours";
@@ -96,52 +96,21 @@ function rollupFor(byPlayback: boolean, groups: string[]) {
 }
 
 /**
- * An hourly roll-up over [from, to) (`from` taken to its hour) read as the days of its daily
- * counterpart that the range covers whole, and its own hours at the range's ends: a table of
- * `columns` and `hour` (the days' rows named by their first hour), under the hourly one's name.
- * 30 days of a thousand playback ids are 30,000 rows rather than 720,000. Every time step but the
- * hour is a whole number of days.
+ * view_hours_by_playback over [from, to) (its hours, `from` taken to its hour) read as the days
+ * of view_days_by_playback it covers whole and the hours at its ends, as a table of the same
+ * columns (the days' rows named by their first hour): 30 days of a thousand playback ids are
+ * 30,000 rows rather than 720,000. Every time step but the hour is a whole number of days.
  */
-function hoursAndDays(
-  from: number | undefined,
-  to: number | undefined,
-  hourly: string,
-  daily: { table: string; columns: string; where?: string },
-  columns: string,
-) {
+function byPlaybackInDays(from: number | undefined, to: number | undefined): string {
   const lo = Math.floor((from ?? 0) / HOUR_MS) * HOUR_MS;
   const hi = to ?? Number.MAX_SAFE_INTEGER;
   const firstDay = Math.ceil(lo / DAY_MS) * DAY_MS;
   const endDay = Math.floor(hi / DAY_MS) * DAY_MS;
-  if (firstDay >= endDay) return hourly;
-  return `(SELECT hour, ${columns} FROM ${hourly} WHERE hour >= ${lo} AND hour < ${firstDay}
-    UNION ALL SELECT day AS hour, ${daily.columns} FROM ${daily.table} WHERE ${daily.where ? `${daily.where} AND ` : ""}day >= ${firstDay} AND day < ${endDay}
-    UNION ALL SELECT hour, ${columns} FROM ${hourly} WHERE hour >= ${endDay} AND hour < ${hi}) AS ${hourly}`;
-}
-
-/**
- * Where a query over `table` (rollupFor's) reads its rows: by days where a daily roll-up keeps
- * what it asks (not by the hour): a playback id's totals (view_days_by_playback), or one playback
- * id's by one dimension (view_days_by_dimension).
- */
-function sourceOf(table: string, q: ViewsQuery, playbackId: string | undefined, groups: string[]): string {
-  if (q.timeStep === "hour") return table;
-  if (table === "view_hours_by_playback") {
-    const columns = `playback_id, user_id, content_id, ${METRICS}`;
-    return hoursAndDays(q.from, q.to, table, { table: "view_days_by_playback", columns }, columns);
-  }
-  const dimensions = groups.filter((g) => g !== COLUMN.playbackId);
-  if (table === "view_hours" && playbackId && dimensions.length === 1) {
-    const [d] = dimensions;
-    return hoursAndDays(
-      q.from,
-      q.to,
-      table,
-      { table: "view_days_by_dimension", columns: `playback_id, user_id, value AS ${d}, ${METRICS}`, where: `dimension = '${d}'` },
-      `playback_id, user_id, ${d}, ${METRICS}`,
-    );
-  }
-  return table;
+  if (firstDay >= endDay) return "view_hours_by_playback";
+  const columns = `playback_id, user_id, content_id, ${METRICS}`;
+  return `(SELECT hour, ${columns} FROM view_hours_by_playback WHERE hour >= ${lo} AND hour < ${firstDay}
+    UNION ALL SELECT day AS hour, ${columns} FROM view_days_by_playback WHERE day >= ${firstDay} AND day < ${endDay}
+    UNION ALL SELECT hour, ${columns} FROM view_hours_by_playback WHERE hour >= ${endDay} AND hour < ${hi}) AS view_hours_by_playback`;
 }
 
 /**
@@ -176,7 +145,7 @@ export async function viewership(userId: string, q: ViewsQuery, detailed: boolea
     : `coalesce(sum(views), 0)::int AS views, coalesce(sum(played_ms), 0)::float8 AS played_ms, coalesce(sum(ttff_count), 0)::int AS ttff_count,
        coalesce(sum(ttff_sum_ms), 0)::float8 AS ttff_sum_ms, ${summedHistogram} AS ttff_histogram, coalesce(sum(rebuffer_ms), 0)::float8 AS rebuffer_ms,
        coalesce(sum(errored), 0)::int AS errored, coalesce(sum(exits_before_start), 0)::int AS exits_before_start`;
-  const source = fromViews ? table : sourceOf(table, q, playbackId, groups);
+  const source = table === "view_hours_by_playback" && q.timeStep !== "hour" ? byPlaybackInDays(q.from, q.to) : table;
   const filtered = `FROM ${source} WHERE ${where.join(" AND ")}`;
   const order = `ORDER BY ${[...(step ? ["step"] : []), "views DESC"].join(", ")}`;
   const rows = await sql().unsafe(

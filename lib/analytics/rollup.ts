@@ -95,26 +95,9 @@ const rewrite = (touched: string, rolled: string) =>
     SELECT day, playback_id, user_id, content_id, ${signedSums} FROM (SELECT * FROM days_before UNION ALL SELECT * FROM day_net) c
     GROUP BY day, playback_id, user_id, content_id HAVING sum(sign * views) <> 0
   ), changes AS (
-    SELECT hour, playback_id, user_id, ${dims}, 1 AS sign, ${METRICS} FROM rolled WHERE NOT total
+    SELECT hour, user_id, ${dims}, 1 AS sign, ${METRICS} FROM rolled WHERE NOT total
     UNION ALL
-    SELECT hour, playback_id, user_id, ${dims}, -1 AS sign, ${METRICS} FROM replaced
-  ), by_day_dimension AS (
-    -- Added to what each day, playback id and dimension value had: only those that changed are written.
-    INSERT INTO view_days_by_dimension AS t (day, playback_id, user_id, dimension, value, ${METRICS})
-    SELECT c.hour - c.hour % ${DAY_MS}, c.playback_id, c.user_id, d.dimension, d.value, ${signedSums}
-    FROM changes c CROSS JOIN LATERAL (VALUES ${ROLLED_UP.map((d) => `('${d}', c.${d})`).join(", ")}) AS d(dimension, value)
-    GROUP BY 1, c.playback_id, c.user_id, d.dimension, d.value
-    HAVING ${METRICS.split(", ")
-      .filter((m) => m !== "ttff_histogram")
-      .map((m) => `sum(sign * ${m}) <> 0`)
-      .join(" OR ")}
-    ON CONFLICT (playback_id, dimension, day, value) DO UPDATE SET ${METRICS.split(", ")
-      .map((m) =>
-        m === "ttff_histogram"
-          ? `ttff_histogram = ARRAY[${[0, ...TTFF_BUCKETS_MS].map((_, i) => `t.ttff_histogram[${i + 1}] + excluded.ttff_histogram[${i + 1}]`).join(", ")}]::int[]`
-          : `${m} = t.${m} + excluded.${m}`,
-      )
-      .join(", ")}
+    SELECT hour, user_id, ${dims}, -1 AS sign, ${METRICS} FROM replaced
   ), net AS (
     SELECT hour, user_id, ${dims}, 1 AS sign, ${signedSums} FROM changes GROUP BY hour, user_id, ${dims}
   ), before AS (
@@ -162,10 +145,9 @@ const FIRST_STATEMENT = rewrite(
  * Each hour and playback id is read by the index on (playback_id, started_at), so a run costs the
  * views of the hours that changed, not the table's size. The same statement writes each such
  * hour's totals per playback id (view_hours_by_playback), and changes the accounts' hours by
- * dimension (view_hours_by_account), the playback ids' days (view_days_by_playback) and their
- * days by dimension (view_days_by_dimension) by the difference between the rows it writes and
- * those it replaces: they stay sums of the hours, without reading the hours' other playback ids
- * or the days' other hours.
+ * dimension (view_hours_by_account) and the playback ids' days (view_days_by_playback) by the
+ * difference between the rows it writes and those it replaces: they stay sums of the hours,
+ * without reading the hours' other playback ids or the days' other hours.
  *
  * The changed hours go CHUNK_PAIRS at a time, each chunk a transaction, with a pause after each
  * (`paced`, PAUSE_PER_BUSY); the mark moves once all are done (a run cut short is redone whole,

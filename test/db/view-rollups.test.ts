@@ -54,8 +54,8 @@ test("a range by playback id over days is read from the daily roll-up, kept equa
     startedAt: now - i * 5 * HOUR_MS - 60_000,
     seenAt: now,
     browser: i % 3 ? "Chrome" : "Firefox",
-    continent: i % 4 ? "EU" : "NA",
-    country: i % 4 ? "FR" : "US",
+    country: "FR",
+    continent: "EU",
     ttffMs: 300 + i * 10,
     playedMs: 60_000 * (i + 1),
   }));
@@ -72,17 +72,6 @@ test("a range by playback id over days is read from the daily roll-up, kept equa
       ) d USING (day, playback_id)
       WHERE h.views IS DISTINCT FROM d.views OR h.played IS DISTINCT FROM d.played OR h.ttff IS DISTINCT FROM d.ttff`;
     assert.equal(diff.n, 0, "every day's row is its hours summed");
-    const [byDimension] = await db().$client<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM (
-        SELECT h.hour - h.hour % ${DAY_MS} AS day, h.playback_id, d.dimension, d.value, sum(views)::int AS views, sum(played_ms)::float8 AS played
-        FROM view_hours h CROSS JOIN LATERAL (VALUES ('browser', h.browser), ('country', h.country), ('continent', h.continent)) AS d(dimension, value)
-        WHERE h.user_id = ${user.id} GROUP BY 1, 2, 3, 4
-      ) h FULL JOIN (
-        SELECT day, playback_id, dimension, value, views, played_ms::float8 AS played FROM view_days_by_dimension
-        WHERE user_id = ${user.id} AND dimension IN ('browser', 'country', 'continent')
-      ) d USING (day, playback_id, dimension, value)
-      WHERE h.views IS DISTINCT FROM d.views OR h.played IS DISTINCT FROM d.played`;
-    assert.equal(byDimension.n, 0, "every day's row by dimension value is its hours summed");
   };
   await daysEqualHours();
   const [{ days }] = await db().$client<{ days: number }[]>`SELECT count(*)::int AS days FROM view_days_by_playback WHERE user_id = ${user.id}`;
@@ -98,16 +87,6 @@ test("a range by playback id over days is read from the daily roll-up, kept equa
   assert.ok(daily.every((r) => r.timestamp! % DAY_MS === 0));
   assert.deepEqual(byPlayback(daily), byPlayback(whole), "by the day, summed: the same");
 
-  // One playback id by browser over those days (its days by dimension, and the hours at the ends).
-  const byBrowser = await viewership(user.id, { from, to: now + 1, playbackId: playbackIds[0], breakdownBy: ["browser"] }, true);
-  const [want] = await db().$client<{ firefox: number; chrome: number }[]>`
-    SELECT count(*) FILTER (WHERE browser = 'Firefox')::int AS firefox, count(*) FILTER (WHERE browser = 'Chrome')::int AS chrome FROM views
-    WHERE playback_id = ${playbackIds[0]} AND started_at >= ${Math.floor(from / HOUR_MS) * HOUR_MS}`;
-  assert.deepEqual(
-    Object.fromEntries(byBrowser.map((r) => [r.browser, r.viewCount])),
-    Object.fromEntries(Object.entries({ Firefox: want.firefox, Chrome: want.chrome }).filter(([, n]) => n)),
-  );
-
   // Late beacons raise an old view (3 days ago) and a new one; the days follow.
   const old = rows[15];
   await db().$client`UPDATE views SET played_ms = played_ms + 600000, seen_at = ${Date.now()} WHERE id IN ${db().$client([old.id, rows[0].id])}`;
@@ -118,7 +97,7 @@ test("a range by playback id over days is read from the daily roll-up, kept equa
   const oldDay = Math.floor(old.startedAt / DAY_MS) * DAY_MS;
   const [day] = await db().$client<{ played: number }[]>`
     SELECT played_ms::float8 AS played FROM view_days_by_playback WHERE playback_id = ${old.playbackId} AND day = ${oldDay}`;
-  const [wanted] = await db().$client<{ played: number }[]>`
+  const [want] = await db().$client<{ played: number }[]>`
     SELECT sum(played_ms)::float8 AS played FROM views WHERE playback_id = ${old.playbackId} AND started_at >= ${oldDay} AND started_at < ${oldDay + DAY_MS}`;
-  assert.equal(day.played, wanted.played, "the old view's day has its 10 more minutes");
+  assert.equal(day.played, want.played, "the old view's day has its 10 more minutes");
 });
