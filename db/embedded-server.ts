@@ -1,6 +1,5 @@
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { spawnTied } from "@/lib/tied-process";
 
@@ -97,28 +96,13 @@ export async function stopStaleServer(pid: number): Promise<void> {
   throw new Error(`could not stop the stale embedded PostgreSQL (pid ${pid})`);
 }
 
-/**
- * The embedded server's settings, for a write-heavy single machine. Beacons write many small rows,
- * each into a random page of the views' primary key (players' random view ids): shared buffers
- * of an eighth of the memory (128 MB to 1 GB; PostgreSQL's default is 128 MB) keep more of that
- * index in PostgreSQL's own cache, and checkpoints are spaced (15 min or 4 GB of WAL apart, not 5
- * min or 1 GB): after each, the first change of every page is logged whole (8 KiB).
- */
-const SETTINGS = {
-  listen_addresses: "127.0.0.1",
-  max_connections: "200",
-  shared_buffers: `${Math.min(1024, Math.max(128, Math.floor(os.totalmem() / 8 / 2 ** 20)))}MB`,
-  checkpoint_timeout: "15min",
-  max_wal_size: "4GB",
-};
-
 function spawnServer(postgresBin: string, pgDir: string, port: number): Promise<ChildProcess> {
   // As root the server runs as the owner of its data directory (PostgreSQL insists on that).
   const { uid, gid } = fs.statSync(pgDir);
   const asOwner = process.getuid?.() === 0 ? { uid, gid } : {};
   const child = spawnTied(
     postgresBin,
-    ["-D", pgDir, "-p", String(port), ...Object.entries(SETTINGS).flatMap(([name, value]) => ["-c", `${name}=${value}`])],
+    ["-D", pgDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
     { ...asOwner, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } },
     "SIGINT",
   );
