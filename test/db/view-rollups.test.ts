@@ -72,6 +72,23 @@ test("a range by playback id over days is read from the daily roll-up, kept equa
       ) d USING (day, playback_id)
       WHERE h.views IS DISTINCT FROM d.views OR h.played IS DISTINCT FROM d.played OR h.ttff IS DISTINCT FROM d.ttff`;
     assert.equal(diff.n, 0, "every day's row is its hours summed");
+    // The hours per playback id, and the account's by dimension, are view_hours summed too.
+    const [totals] = await db().$client<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM (
+        SELECT hour, playback_id, sum(views)::int AS views, sum(played_ms)::float8 AS played FROM view_hours WHERE user_id = ${user.id} GROUP BY 1, 2
+      ) h FULL JOIN (
+        SELECT hour, playback_id, views, played_ms::float8 AS played FROM view_hours_by_playback WHERE user_id = ${user.id}
+      ) p USING (hour, playback_id)
+      WHERE h.views IS DISTINCT FROM p.views OR h.played IS DISTINCT FROM p.played`;
+    assert.equal(totals.n, 0, "every hour's total per playback id is its rows summed");
+    const [byBrowser] = await db().$client<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM (
+        SELECT hour, browser AS value, sum(views)::int AS views, sum(played_ms)::float8 AS played FROM view_hours WHERE user_id = ${user.id} GROUP BY 1, 2
+      ) h FULL JOIN (
+        SELECT hour, value, views, played_ms::float8 AS played FROM view_hours_by_account WHERE user_id = ${user.id} AND dimension = 'browser'
+      ) a USING (hour, value)
+      WHERE h.views IS DISTINCT FROM a.views OR h.played IS DISTINCT FROM a.played`;
+    assert.equal(byBrowser.n, 0, "the account's hours by browser are view_hours summed");
   };
   await daysEqualHours();
   const [{ days }] = await db().$client<{ days: number }[]>`SELECT count(*)::int AS days FROM view_days_by_playback WHERE user_id = ${user.id}`;
