@@ -115,18 +115,16 @@ const rewrite = (touched: string, rolled: string) =>
   SELECT count(*)::int AS rows FROM by_dimension`;
 
 /**
- * The changed combinations recomputed from their views: the LATERAL subquery, with a GROUP BY of
- * its own, runs once per combination (an index range scan on views (playback_id, dims_hash,
- * started_at): the views of one combination in one hour, a view or two); as a join, the planner
- * may scan far more.
+ * The changed combinations recomputed from their views: each combination's views (one hour's, a
+ * view or two) found by an index range scan on views (playback_id, dims_hash, started_at), all of
+ * them grouped at once (a subquery per combination would pay a plan's start-up for each).
  */
 const CHUNK_STATEMENT = rewrite(
   "SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[]) AS t(hour, playback_id, dims_hash)",
-  `SELECT t.hour, r.* FROM touched t CROSS JOIN LATERAL (
-    SELECT v.playback_id, v.user_id, v.content_id, ${vDims}, ${sums} FROM views v
-    WHERE v.playback_id = t.playback_id AND v.dims_hash = t.dims_hash AND v.started_at >= t.hour AND v.started_at < t.hour + ${HOUR_MS}
-    GROUP BY v.playback_id, v.user_id, v.content_id, ${vDims}
-  ) r`,
+  `SELECT t.hour, v.playback_id, v.user_id, v.content_id, ${vDims}, ${sums}
+   FROM touched t JOIN views v
+     ON v.playback_id = t.playback_id AND v.dims_hash = t.dims_hash AND v.started_at >= t.hour AND v.started_at < t.hour + ${HOUR_MS}
+   GROUP BY t.hour, v.playback_id, v.user_id, v.content_id, ${vDims}`,
 );
 /**
  * The first run (no mark): every view is new to it, grouped in one pass over the table (an index
