@@ -667,18 +667,6 @@ export const playbackAdmissions = pgTable(
 );
 
 /**
- * A hash of a row's dimensions (the columns below): views and view_hours rows of one combination
- * share it, so the roll-up can find the views of the combinations that changed, and the rows that
- * sum them, by index (a collision only makes it recompute two combinations together).
- */
-const dimsHash = () =>
-  bigint("dims_hash", { mode: "bigint" }).generatedAlwaysAs(
-    sql.raw(
-      `hashtextextended(${["browser", "browser_engine", "os", "device_type", "device", "country", "continent", "timezone"].join(" || E'\\x1f' || ")}, 0)`,
-    ),
-  );
-
-/**
  * One view: a viewer's play intent on a playback id and how it went, as its player's beacons
  * last said (lib/analytics). Kept VIEW_RETENTION_DAYS; what the API reports comes from the
  * roll-ups below. Unknown dimensions are '' (not null: they group as one value). No address.
@@ -714,14 +702,13 @@ export const views = pgTable(
     qualityChanges: integer("quality_changes").notNull().default(0),
     height: integer("height"),
     ended: boolean("ended").notNull().default(false),
-    dimsHash: dimsHash(),
   },
   (t) => [
     index("views_user_seen_idx").on(t.userId, t.seenAt),
     index("views_seen_idx").on(t.seenAt),
     index("views_started_idx").on(t.startedAt),
-    // The roll-up's reads: a playback id's views of one combination of dimensions that began in an hour.
-    index("views_playback_dims_started_idx").on(t.playbackId, t.dimsHash, t.startedAt),
+    // The roll-up's reads: a playback id's views that began in an hour.
+    index("views_playback_started_idx").on(t.playbackId, t.startedAt),
   ],
 );
 
@@ -765,10 +752,9 @@ export const viewHours = pgTable(
     userId: text("user_id").notNull(),
     contentId: text("content_id").notNull(),
     ...viewDimensions(),
-    dimsHash: dimsHash(),
     ...viewMetrics(),
   },
-  (t) => [index("view_hours_user_idx").on(t.userId, t.hour), index("view_hours_playback_dims_idx").on(t.playbackId, t.hour, t.dimsHash)],
+  (t) => [index("view_hours_user_idx").on(t.userId, t.hour), index("view_hours_playback_idx").on(t.playbackId, t.hour)],
 );
 
 /**

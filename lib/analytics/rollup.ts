@@ -40,8 +40,8 @@ const prefixed = (alias: string) =>
     .map((m) => `${alias}.${m}`)
     .join(", ");
 
-/** Changed combinations (hour, playback id, dimensions) per transaction of an incremental run: each a fraction of a second of PostgreSQL. */
-const CHUNK_KEYS = 2000;
+/** (hour, playback id) pairs per transaction of an incremental run: each a fraction of a second of PostgreSQL at most. */
+const CHUNK_PAIRS = 250;
 /**
  * After each transaction an incremental run waits this many times as long as it took: a run
  * takes at most half of a core, however much changed, and the beacons' commits (each a player
@@ -55,48 +55,49 @@ const vDims = ROLLED_UP.map((d) => `v.${d}`).join(", ");
 const sums = `count(*) AS views, sum(v.played_ms) AS played_ms, count(v.ttff_ms) AS ttff_count, coalesce(sum(v.ttff_ms), 0) AS ttff_sum_ms,
   ${histogram} AS ttff_histogram, sum(v.rebuffer_ms) AS rebuffer_ms, count(*) FILTER (WHERE v.error_count > 0) AS errored,
   count(*) FILTER (WHERE v.ended AND v.ttff_ms IS NULL) AS exits_before_start`;
-const hourOf = (column: string) => `(${column} / ${HOUR_MS}) * ${HOUR_MS}`;
+/** Grouping sets: each hour's rows per dimension and their total (`total`), in one pass. */
+const sets = (hour: string) => `GROUPING SETS ((${hour}v.playback_id, v.user_id, v.content_id, ${vDims}), (${hour}v.playback_id, v.user_id, v.content_id))`;
+const hourOf = `(v.started_at / ${HOUR_MS}) * ${HOUR_MS}`;
 
 /**
- * The statement that rewrites the view_hours rows of some combinations of hour, playback id and
- * dimensions (their dims_hash): `touched` a query of (hour, playback_id, dims_hash), `rolled` the
- * new rows of those combinations. The other roll-ups are changed by the difference between the
- * rows written and those replaced. Answers the view_hours rows written.
+ * The statement that rewrites hours (per playback id): `touched` a query of (hour, playback_id)
+ * pairs, `rolled` the new rows of those hours (a column `total` telling a pair's total from its
+ * rows by dimension). Answers the view_hours rows written.
  */
 const rewrite = (touched: string, rolled: string) =>
   `WITH touched AS (
     ${touched}
   ), replaced AS (
-    DELETE FROM view_hours h USING touched t WHERE h.playback_id = t.playback_id AND h.hour = t.hour AND h.dims_hash = t.dims_hash RETURNING h.*
+    DELETE FROM view_hours h USING touched t WHERE h.hour = t.hour AND h.playback_id = t.playback_id RETURNING h.*
+  ), replaced_totals AS (
+    DELETE FROM view_hours_by_playback h USING touched t WHERE h.hour = t.hour AND h.playback_id = t.playback_id RETURNING h.*
   ), rolled AS (
     ${rolled}
   ), by_dimension AS (
     INSERT INTO view_hours (hour, playback_id, user_id, content_id, ${dims}, ${METRICS})
-    SELECT hour, playback_id, user_id, content_id, ${dims}, ${METRICS} FROM rolled
+    SELECT hour, playback_id, user_id, content_id, ${dims}, ${METRICS} FROM rolled WHERE NOT total
     RETURNING 1
-  ), changes AS (
-    SELECT hour, playback_id, user_id, content_id, ${dims}, 1 AS sign, ${METRICS} FROM rolled
-    UNION ALL
-    SELECT hour, playback_id, user_id, content_id, ${dims}, -1 AS sign, ${METRICS} FROM replaced
-  ), totals_net AS (
-    SELECT hour, playback_id, user_id, content_id, 1 AS sign, ${signedSums} FROM changes GROUP BY hour, playback_id, user_id, content_id
-  ), totals_before AS (
-    DELETE FROM view_hours_by_playback h USING (SELECT DISTINCT hour, playback_id FROM totals_net) c WHERE h.hour = c.hour AND h.playback_id = c.playback_id
-    RETURNING h.hour, h.playback_id, h.user_id, h.content_id, 1 AS sign, ${prefixed("h")}
   ), totals AS (
-    -- Aggregated: every row of totals_before is read (and deleted) before the first is inserted.
     INSERT INTO view_hours_by_playback (hour, playback_id, user_id, content_id, ${METRICS})
-    SELECT hour, playback_id, user_id, content_id, ${signedSums} FROM (SELECT * FROM totals_before UNION ALL SELECT * FROM totals_net) c
-    GROUP BY hour, playback_id, user_id, content_id HAVING sum(sign * views) <> 0
+    SELECT hour, playback_id, user_id, content_id, ${METRICS} FROM rolled WHERE total
+  ), day_changes AS (
+    SELECT hour - hour % ${DAY_MS} AS day, playback_id, user_id, content_id, 1 AS sign, ${METRICS} FROM rolled WHERE total
+    UNION ALL
+    SELECT hour - hour % ${DAY_MS}, playback_id, user_id, content_id, -1, ${METRICS} FROM replaced_totals
   ), day_net AS (
-    SELECT hour - hour % ${DAY_MS} AS day, playback_id, user_id, content_id, 1 AS sign, ${signedSums} FROM totals_net GROUP BY 1, playback_id, user_id, content_id
+    SELECT day, playback_id, user_id, content_id, 1 AS sign, ${signedSums} FROM day_changes GROUP BY day, playback_id, user_id, content_id
   ), days_before AS (
     DELETE FROM view_days_by_playback d USING (SELECT DISTINCT day, playback_id FROM day_net) c WHERE d.day = c.day AND d.playback_id = c.playback_id
     RETURNING d.day, d.playback_id, d.user_id, d.content_id, 1 AS sign, ${prefixed("d")}
   ), by_day AS (
+    -- Aggregated: every row of days_before is read (and deleted) before the first is inserted.
     INSERT INTO view_days_by_playback (day, playback_id, user_id, content_id, ${METRICS})
     SELECT day, playback_id, user_id, content_id, ${signedSums} FROM (SELECT * FROM days_before UNION ALL SELECT * FROM day_net) c
     GROUP BY day, playback_id, user_id, content_id HAVING sum(sign * views) <> 0
+  ), changes AS (
+    SELECT hour, user_id, ${dims}, 1 AS sign, ${METRICS} FROM rolled WHERE NOT total
+    UNION ALL
+    SELECT hour, user_id, ${dims}, -1 AS sign, ${METRICS} FROM replaced
   ), net AS (
     SELECT hour, user_id, ${dims}, 1 AS sign, ${signedSums} FROM changes GROUP BY hour, user_id, ${dims}
   ), before AS (
@@ -115,43 +116,44 @@ const rewrite = (touched: string, rolled: string) =>
   SELECT count(*)::int AS rows FROM by_dimension`;
 
 /**
- * The changed combinations recomputed from their views: each combination's views (one hour's, a
- * view or two) found by an index range scan on views (playback_id, dims_hash, started_at), all of
- * them grouped at once (a subquery per combination would pay a plan's start-up for each).
+ * A pair's hour recomputed from its views: the LATERAL subquery, with a GROUP BY of its own, runs
+ * once per pair (an index range scan on views (playback_id, started_at)); as a join, the planner
+ * may scan every view for a few hours.
  */
-const CHUNK_STATEMENT = rewrite(
-  "SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[]) AS t(hour, playback_id, dims_hash)",
-  `SELECT t.hour, v.playback_id, v.user_id, v.content_id, ${vDims}, ${sums}
-   FROM touched t JOIN views v
-     ON v.playback_id = t.playback_id AND v.dims_hash = t.dims_hash AND v.started_at >= t.hour AND v.started_at < t.hour + ${HOUR_MS}
-   GROUP BY t.hour, v.playback_id, v.user_id, v.content_id, ${vDims}`,
-);
+const byPair = `SELECT t.hour, r.* FROM touched t CROSS JOIN LATERAL (
+  SELECT v.playback_id, v.user_id, v.content_id, ${vDims}, GROUPING(${vDims}) <> 0 AS total, ${sums}
+  FROM views v WHERE v.playback_id = t.playback_id AND v.started_at >= t.hour AND v.started_at < t.hour + ${HOUR_MS}
+  GROUP BY ${sets("")}
+) r`;
+
+/** The pairs of a chunk: two array parameters. */
+const CHUNK_STATEMENT = rewrite("SELECT * FROM unnest($1::bigint[], $2::text[]) AS t(hour, playback_id)", byPair);
 /**
  * The first run (no mark): every view is new to it, grouped in one pass over the table (an index
- * scan per combination would cost several times more), in one transaction.
+ * scan per hour and playback id would cost several times more), in one transaction.
  */
 const FIRST_STATEMENT = rewrite(
-  `SELECT DISTINCT ${hourOf("started_at")} AS hour, playback_id, dims_hash FROM views`,
-  `SELECT ${hourOf("v.started_at")} AS hour, v.playback_id, v.user_id, v.content_id, ${vDims}, ${sums}
-   FROM views v GROUP BY 1, v.playback_id, v.user_id, v.content_id, ${vDims}`,
+  `SELECT DISTINCT (started_at / ${HOUR_MS}) * ${HOUR_MS} AS hour, playback_id FROM views`,
+  `SELECT ${hourOf} AS hour, v.playback_id, v.user_id, v.content_id, ${vDims}, GROUPING(${vDims}) <> 0 AS total, ${sums}
+   FROM views v GROUP BY ${sets(`${hourOf}, `)}`,
 );
 
 /**
- * Rewrites the view_hours rows whose views changed since the last run, from the views
- * themselves: a view counts in the hour it began, with everything its beacons said since. Each
- * row (an hour, a playback id and a combination of dimensions: browser, OS, country...) is
- * recomputed whole from its views, so running twice, or after a crash mid-way, is harmless; the
- * views are found by their combination's hash (views.dims_hash) in an index, so a run costs about
- * the views that changed, however many views the hour holds. The same statement changes the
- * playback ids' hours (view_hours_by_playback) and days (view_days_by_playback) and the accounts'
- * hours by dimension (view_hours_by_account) by the difference between the rows it writes and
- * those it replaces: they stay sums of view_hours, without reading its other rows.
+ * Rewrites the hours (per playback id) whose views changed since the last run, from the views
+ * themselves: a view counts in the hour it began, with everything its beacons said since. It is a
+ * whole recomputation of each such hour, so running twice, or after a crash mid-way, is harmless.
+ * Each hour and playback id is read by the index on (playback_id, started_at), so a run costs the
+ * views of the hours that changed, not the table's size. The same statement writes each such
+ * hour's totals per playback id (view_hours_by_playback), and changes the accounts' hours by
+ * dimension (view_hours_by_account) and the playback ids' days (view_days_by_playback) by the
+ * difference between the rows it writes and those it replaces: they stay sums of the hours,
+ * without reading the hours' other playback ids or the days' other hours.
  *
- * The changed combinations go CHUNK_KEYS at a time, each chunk a transaction, with a pause after
- * each (`paced`, PAUSE_PER_BUSY); the mark moves once all are done (a run cut short is redone
- * whole, harmlessly). One instance at a time (a session advisory lock on a connection of its
- * own, freed if the process dies); returns the view_hours rows written, or undefined when another
- * instance holds the lock.
+ * The changed hours go CHUNK_PAIRS at a time, each chunk a transaction, with a pause after each
+ * (`paced`, PAUSE_PER_BUSY); the mark moves once all are done (a run cut short is redone whole,
+ * harmlessly). One instance at a time (a session advisory lock on a connection of its own, freed
+ * if the process dies); returns the roll-up rows rewritten (view_hours'), or undefined when
+ * another instance holds the lock.
  */
 export async function rollUp(now = Date.now(), { paced = true } = {}): Promise<number | undefined> {
   const sql = await db().$client.reserve();
@@ -163,21 +165,17 @@ export async function rollUp(now = Date.now(), { paced = true } = {}): Promise<n
       let rows = 0;
       if (!mark) rows = await inTransaction(sql, () => sql.unsafe<{ rows: number }[]>(FIRST_STATEMENT).then(([r]) => r.rows));
       else {
-        // bigints come back as strings, and go back as such.
-        const touched = await sql<{ hour: string; playback_id: string; dims_hash: string }[]>`
-          SELECT DISTINCT ${sql.unsafe(hourOf("started_at"))} AS hour, playback_id, dims_hash FROM views WHERE seen_at > ${mark.upto - OVERLAP_MS}`;
-        for (let i = 0; i < touched.length; i += CHUNK_KEYS) {
-          const chunk = touched.slice(i, i + CHUNK_KEYS);
+        // bigint hours come back as strings, and go back as such.
+        const touched = await sql<{ hour: string; playback_id: string }[]>`
+          SELECT DISTINCT (started_at / ${HOUR_MS}) * ${HOUR_MS} AS hour, playback_id FROM views WHERE seen_at > ${mark.upto - OVERLAP_MS}`;
+        for (let i = 0; i < touched.length; i += CHUNK_PAIRS) {
+          const chunk = touched.slice(i, i + CHUNK_PAIRS);
           const started = performance.now();
           const [r] = await inTransaction(sql, () =>
-            sql.unsafe<{ rows: number }[]>(CHUNK_STATEMENT, [
-              chunk.map((k) => k.hour),
-              chunk.map((k) => k.playback_id),
-              chunk.map((k) => k.dims_hash),
-            ] as never[]),
+            sql.unsafe<{ rows: number }[]>(CHUNK_STATEMENT, [chunk.map((p) => p.hour), chunk.map((p) => p.playback_id)] as never[]),
           );
           rows += r.rows;
-          if (paced && i + CHUNK_KEYS < touched.length) await new Promise((r) => setTimeout(r, (performance.now() - started) * PAUSE_PER_BUSY));
+          if (paced && i + CHUNK_PAIRS < touched.length) await new Promise((r) => setTimeout(r, (performance.now() - started) * PAUSE_PER_BUSY));
         }
       }
       await sql`INSERT INTO progress_marks (name, upto) VALUES ('view-rollup', ${now}) ON CONFLICT (name) DO UPDATE SET upto = excluded.upto`;
