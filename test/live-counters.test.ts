@@ -55,9 +55,10 @@ test("a session counts every segment its node stored, though heartbeats come lat
   const api = await newAccount();
   const stream = (await api.post("stream", { name: "counted", record: true })).body;
   const weather = await heartbeatWeather(BASE);
+  const nodeDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-counters-"));
   const node = await startMediaNodeProcess(
     { ...process.env, APP_URL: weather.url, MEDIA_SECRET: fs.readFileSync(path.join(process.env.DATA_DIR!, "media-secret"), "utf8").trim() },
-    fs.mkdtempSync(path.join(os.tmpdir(), "castline-counters-")),
+    nodeDir,
   );
   try {
     const broadcaster = publish(rtmpUrl(stream.streamKey, node.rtmpPort), { seconds: 16 });
@@ -101,5 +102,6 @@ test("a session counts every segment its node stored, though heartbeats come lat
   } finally {
     await node.stop();
     await weather.close();
+    fs.rmSync(nodeDir, { recursive: true, force: true });
   }
 });
