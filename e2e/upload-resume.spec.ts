@@ -1,11 +1,11 @@
 // biome-ignore-all format: ffmpeg command lines, each option beside its value
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { fromDashboard, signUp, unique } from "./accounts";
 import { shoot } from "./support/screens";
+import { scratchFile } from "./support/video";
 
 /**
  * A creator uploads a large video (resumable, over tus) on a slow uplink and reloads the
@@ -25,7 +25,7 @@ const TUS = "/api/asset/upload/tus/";
  * remux and one 180p rendition, not a 720p ladder of noise) for each of the two assets.
  */
 function makeLargeVideo(): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "castline-e2e-")), `long-take-${unique()}.mp4`);
+  const file = scratchFile(`long-take-${unique()}.mp4`);
   // prettier-ignore
   execFileSync(process.env.FFMPEG_PATH ?? "ffmpeg", [
     "-hide_banner", "-loglevel", "error", "-y",

@@ -1,9 +1,9 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { fromDashboard } from "./accounts";
+import { scratchFile } from "./support/video";
 
 /**
  * A file that is not a video uploads, then fails processing: its row says so in red
@@ -14,7 +14,7 @@ import { fromDashboard } from "./accounts";
 const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 test("a failed upload looks failed, and the library requests only thumbnails that exist", async ({ page }) => {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "castline-e2e-")), `noise-${unique}.mp4`);
+  const file = scratchFile(`noise-${unique}.mp4`);
   fs.writeFileSync(file, randomBytes(256 * 1024));
 
   await page.goto("/sign-up");

@@ -4,9 +4,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
+/** A path for a file the specs make, in a folder of this worker's that goes when the worker exits. */
+export function scratchFile(fileName: string): string {
+  scratch ??= fs.mkdtempSync(path.join(os.tmpdir(), "castline-e2e-"));
+  const dir = scratch;
+  if (!cleanup) process.once("exit", (cleanup = () => fs.rmSync(dir, { recursive: true, force: true })));
+  return path.join(scratch, fileName);
+}
+let scratch: string | undefined;
+let cleanup: (() => void) | undefined;
+
 /** An 8 s H.264/AAC MP4 (test pattern and a tone, a keyframe every 2 s) of the given size, to upload. */
 export function makeVideo(fileName: string, size: "1280x720" | "640x360"): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "castline-e2e-")), fileName);
+  const file = scratchFile(fileName);
   // prettier-ignore
   execFileSync(process.env.FFMPEG_PATH ?? "ffmpeg", [
     "-hide_banner", "-loglevel", "error", "-y",
