@@ -100,9 +100,12 @@ function spawnServer(postgresBin: string, pgDir: string, port: number): Promise<
   // As root the server runs as the owner of its data directory (PostgreSQL insists on that).
   const { uid, gid } = fs.statSync(pgDir);
   const asOwner = process.getuid?.() === 0 ? { uid, gid } : {};
+  // TCP on loopback only, no Unix socket: its lock file (/tmp/.s.PGSQL.<port>.lock) is shared by
+  // every network namespace, so a server started in another one (the WebRTC tests') on a port
+  // free there refused to start when this machine's server had that port.
   const child = spawnTied(
     postgresBin,
-    ["-D", pgDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    ["-D", pgDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
     { ...asOwner, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } },
     "SIGINT",
   );
