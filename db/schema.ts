@@ -683,6 +683,13 @@ export const views = pgTable(
     viewerId: text("viewer_id").notNull(),
     startedAt: ms("started_at").notNull(),
     seenAt: ms("seen_at").notNull(),
+    /**
+     * seen_at's minute: what the index of views playing now holds. seen_at changes with every
+     * beacon, its minute once in six (at one beacon per 10 s), so the others' writes change no
+     * indexed column and stay on their page without touching an index (HOT updates: the table's
+     * fillfactor leaves them room).
+     */
+    seenMinute: integer("seen_minute").notNull().generatedAlwaysAs(sql`(seen_at / 60000)::int`),
     browser: text("browser").notNull().default(""),
     browserEngine: text("browser_engine").notNull().default(""),
     os: text("os").notNull().default(""),
@@ -702,15 +709,56 @@ export const views = pgTable(
     qualityChanges: integer("quality_changes").notNull().default(0),
     height: integer("height"),
     ended: boolean("ended").notNull().default(false),
+    /**
+     * What the summed columns were before the last beacon's write (null: the view was made by it):
+     * the writer's change to the roll-ups is the difference (lib/analytics/rollup.ts deltaOf).
+     * Set by the write itself, from the row it replaced, so that two instances writing one view
+     * at once each count their own change.
+     */
+    priorPlayedMs: bigint("prior_played_ms", { mode: "number" }),
+    priorTtffMs: integer("prior_ttff_ms"),
+    priorRebufferMs: bigint("prior_rebuffer_ms", { mode: "number" }),
+    priorErrorCount: integer("prior_error_count"),
+    priorEnded: boolean("prior_ended"),
   },
   (t) => [
-    index("views_user_seen_idx").on(t.userId, t.seenAt),
-    index("views_seen_idx").on(t.seenAt),
+    // Views playing now, per account (GET /data/views/now).
+    index("views_user_seen_idx").on(t.userId, t.seenMinute),
+    // Retention.
     index("views_started_idx").on(t.startedAt),
-    // The roll-up's reads: a playback id's views that began in an hour.
-    index("views_playback_started_idx").on(t.playbackId, t.startedAt),
   ],
 );
+
+/**
+ * The changes to the roll-ups not yet applied: one row per view written (its change: the view
+ * itself when new, else the difference its beacon made), appended by the beacon writer in the
+ * statement that writes the view, removed by the roll-up in the transaction that adds them up
+ * (lib/analytics/rollup.ts). Each change counts once, whatever crashes: its view's write and its
+ * application are each one transaction. Shaped as view_hours: the view's hour, playback id and
+ * dimensions, and the sums' changes (ttff_histogram null when unchanged).
+ */
+export const viewDeltas = pgTable("view_deltas", {
+  hour: ms("hour").notNull(),
+  playbackId: text("playback_id").notNull(),
+  userId: text("user_id").notNull(),
+  contentId: text("content_id").notNull(),
+  browser: text("browser").notNull(),
+  browserEngine: text("browser_engine").notNull(),
+  os: text("os").notNull(),
+  deviceType: text("device_type").notNull(),
+  device: text("device").notNull(),
+  country: text("country").notNull(),
+  continent: text("continent").notNull(),
+  timezone: text("timezone").notNull(),
+  views: integer("views").notNull(),
+  playedMs: bigint("played_ms", { mode: "number" }).notNull(),
+  ttffCount: integer("ttff_count").notNull(),
+  ttffSumMs: bigint("ttff_sum_ms", { mode: "number" }).notNull(),
+  ttffHistogram: integer("ttff_histogram").array(),
+  rebufferMs: bigint("rebuffer_ms", { mode: "number" }).notNull(),
+  errored: integer("errored").notNull(),
+  exitsBeforeStart: integer("exits_before_start").notNull(),
+});
 
 /** The dimensions the roll-ups keep (all of a view's but the viewer), as columns of each table that keeps them. */
 const viewDimensions = () => ({
@@ -741,8 +789,10 @@ const viewMetrics = () => ({
 
 /**
  * Views rolled up by the hour they began, per playback id and every dimension but the viewer:
- * what the viewership API and the dashboard's charts read (lib/analytics/rollup.ts rewrites the
- * hours whose views changed), with the two tables below. Kept for ever.
+ * what the viewership API and the dashboard's charts read (lib/analytics/rollup.ts adds view_deltas
+ * to it), with the three tables below. Kept for ever. The four keep a fifth of each page free
+ * (fillfactor 80, set by migration 0029): the roll-up's additions to a row then stay on its page
+ * and touch no index (HOT updates).
  */
 export const viewHours = pgTable(
   "view_hours",
@@ -754,13 +804,20 @@ export const viewHours = pgTable(
     ...viewDimensions(),
     ...viewMetrics(),
   },
-  (t) => [index("view_hours_user_idx").on(t.userId, t.hour), index("view_hours_playback_idx").on(t.playbackId, t.hour)],
+  (t) => [
+    // A combination's row in an hour: what the roll-up adds its changes to (and a playback id's hours, read by the key's start).
+    primaryKey({
+      name: "view_hours_pkey",
+      columns: [t.playbackId, t.hour, t.browser, t.browserEngine, t.os, t.deviceType, t.device, t.country, t.continent, t.timezone],
+    }),
+    index("view_hours_user_idx").on(t.userId, t.hour),
+  ],
 );
 
 /**
  * view_hours summed over the dimensions: one row per hour and playback id. What a playback id's
  * figures without a breakdown by dimension read (at most 24 rows a day, where view_hours has one
- * per combination of dimensions seen), and the public totals. Rewritten with view_hours.
+ * per combination of dimensions seen). Added to with view_hours.
  */
 export const viewHoursByPlayback = pgTable(
   "view_hours_by_playback",
@@ -771,14 +828,14 @@ export const viewHoursByPlayback = pgTable(
     contentId: text("content_id").notNull(),
     ...viewMetrics(),
   },
-  (t) => [index("view_hours_by_playback_idx").on(t.playbackId, t.hour), index("view_hours_by_playback_user_idx").on(t.userId, t.hour)],
+  (t) => [primaryKey({ name: "view_hours_by_playback_pkey", columns: [t.playbackId, t.hour] }), index("view_hours_by_playback_user_idx").on(t.userId, t.hour)],
 );
 
 /**
  * view_hours_by_playback summed by day (UTC): one row per day and playback id. What the figures
  * by playback id over days read (an account's top content over 30 days: 30 rows per playback id,
- * where the hours are 720), joined with the hours at a range's partial days. Kept in step with
- * view_hours_by_playback by lib/analytics/rollup.ts.
+ * where the hours are 720), joined with the hours at a range's partial days, and the public totals.
+ * Added to with view_hours.
  */
 export const viewDaysByPlayback = pgTable(
   "view_days_by_playback",
@@ -797,7 +854,7 @@ export const viewDaysByPlayback = pgTable(
  * account, a row for each value of each dimension (`dimension` a column of view_hours, `value`
  * its value) and one for the hour's total (both ''). What the account-wide figures by at most one
  * dimension read: an hour's rows are the dimensions' values seen, added up (tens), where
- * view_hours has their combinations for each playback id. Rewritten with view_hours.
+ * view_hours has their combinations for each playback id. Added to with view_hours.
  */
 export const viewHoursByAccount = pgTable(
   "view_hours_by_account",
@@ -808,7 +865,7 @@ export const viewHoursByAccount = pgTable(
     value: text("value").notNull(),
     ...viewMetrics(),
   },
-  (t) => [index("view_hours_by_account_idx").on(t.userId, t.dimension, t.hour)],
+  (t) => [primaryKey({ name: "view_hours_by_account_pkey", columns: [t.userId, t.dimension, t.hour, t.value] })],
 );
 
 /** How far a periodic job over PostgreSQL has got, by name (lib/analytics/rollup.ts: the views rolled up). */

@@ -208,7 +208,7 @@ const playback = {
 
 const analytics = {
   VIEW_ROLLUP_EVERY_S: z.coerce.number().min(0.5).max(3600).default(10).meta(doc(
-    "How often views are rolled up into the hourly figures the viewership API and the dashboard read (one instance at a time): how fresh they are, against the work of rewriting an hour's figures.",
+    "How often the views' recorded changes are added up into the hourly and daily figures the viewership API and the dashboard read (one instance at a time): how fresh those are. A run's work follows the beacons since the last.",
   )),
   VIEW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30).meta(doc(
     "Days each view's own record (its viewer id, device, how it went) is kept; the hourly roll-ups the dashboard and the viewership API read are kept for ever.",

@@ -363,8 +363,14 @@ function timings(results: FileResult[], wallMs: number) {
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 
+/** When each stage of a run ended, from its start: printed at the end, to show where a slow run's time went. */
+const stages: string[] = [];
+let runStarted = 0;
+const stageDone = (name: string) => stages.push(`${name} ${seconds(runStarted)}`);
+
 async function main() {
   const started = performance.now();
+  runStarted = started;
   const args = parseArgs(process.argv.slice(2));
   const chosen = selection(args);
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "castline-results-"));
@@ -387,11 +393,12 @@ async function main() {
           ensurePrograms([FFMPEG, ...(chosen.browser.length || args.serve ? [CHROMIUM] : []), ...(integration ? [NGINX, IPROUTE, CHROMIUM_WEBRTC] : [])]);
           const stop = await setupDatabase();
           await closeDb();
+          stageDone("database up");
           return stop;
         })()
       : undefined;
   // The build and the database tier (which needs no build) side by side.
-  const preparing = needsApp && !served ? database!.then(() => buildIfNeeded(root)) : undefined;
+  const preparing = needsApp && !served ? database!.then(() => buildIfNeeded(root)).then(() => stageDone("built")) : undefined;
   const databaseTested = args.serve
     ? undefined
     : served
@@ -410,6 +417,7 @@ async function main() {
 
   const own = served ? undefined : await startAppUnderTest(dataDir);
   const env = served ?? own!.env;
+  if (own) stageDone("app up");
 
   if (args.serve) {
     fs.writeFileSync(SERVED, JSON.stringify({ env: own!.forTests }), { mode: 0o600 });
@@ -430,15 +438,19 @@ async function main() {
   // One measure of the machine's spare room for both tiers: whatever starts takes it, and the next waits to see it again.
   const idle = idleMeter(IDLE_WINDOW_S);
   const [integration, browser, typecheck] = await Promise.all([
-    integrationTier(chosen.integration, env, outDir, () => browserDone, idle, args.namePattern),
-    browserTier(chosen.browser, env, outDir, !args.words.length || args.words.includes("e2e"), idle, args.namePattern).finally(() => (browserDone = true)),
-    args.words.length ? undefined : typecheckTier(outDir),
+    integrationTier(chosen.integration, env, outDir, () => browserDone, idle, args.namePattern).finally(() => stageDone("integration (shared)")),
+    browserTier(chosen.browser, env, outDir, !args.words.length || args.words.includes("e2e"), idle, args.namePattern).finally(() => {
+      browserDone = true;
+      stageDone("browser");
+    }),
+    args.words.length ? undefined : typecheckTier(outDir).finally(() => stageDone("typecheck")),
   ]).finally(() => idle.stop());
   // Then the files that need the machine to themselves, one at a time.
   if (integration?.alone.length) {
     integration.results.push(
       ...(await runPool({ files: integration.alone, concurrency: 1, env, outDir, namePattern: args.namePattern, known: integration.known })),
     );
+    stageDone("integration (alone)");
   }
   if (integration) timings(integration.results, performance.now() - tiersStarted);
   if (!args.words.length && !args.namePattern && !process.env.CI) {
@@ -460,7 +472,7 @@ async function main() {
   const code = report({ typecheck, unit, database: db, integration: integrationCounts, browser });
   if (code && own) console.log(`The app's log and the suite's data are kept: ${dataDir} (app.log)`);
   else if (own && !process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
-  console.log(`npm test took ${seconds(started)}`);
+  console.log(`npm test took ${seconds(started)}${stages.length ? ` (stages ended at: ${stages.join(", ")})` : ""}`);
   process.exit(code);
 }
 

@@ -56,8 +56,9 @@ async function playbackFilter(userId: string, q: Pick<ViewsQuery, "playbackId" |
 export async function viewsNow(userId: string, q: { playbackId?: string; creatorId?: string; breakdownBy?: Dimension[] }, now = Date.now()) {
   if (q.creatorId) return []; // Castline keeps no creator ids: no view has one.
   const by = [...new Set(q.breakdownBy ?? [])];
-  const params: unknown[] = [userId, now - NOW_WINDOW_MS];
-  const where = [`user_id = $1`, `seen_at > $2`, `NOT ended`];
+  const params: unknown[] = [userId, now - NOW_WINDOW_MS, Math.floor((now - NOW_WINDOW_MS) / 60_000)];
+  // The index holds the minute each view was last seen (db/schema.ts views.seenMinute).
+  const where = [`user_id = $1`, `seen_minute >= $3`, `seen_at > $2`, `NOT ended`];
   if (q.playbackId) where.push(`playback_id = $${params.push(q.playbackId)}`);
   const groups = by.map((d) => COLUMN[d]);
   const rows = await sql().unsafe(

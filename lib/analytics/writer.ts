@@ -1,6 +1,7 @@
 import { db } from "@/db/client";
 import type { Beacon } from "./schema";
 import type { Device, Place } from "./audience";
+import { DELTA_COLUMNS, NO_CHANGE, deltaOf } from "./rollup";
 
 /** A beacon as stored: its view's row, with who owns the content and where and how it is watched. */
 export interface ViewRow extends Device, Place {
@@ -85,7 +86,9 @@ function merged(a: ViewRow, b: ViewRow): ViewRow {
 
 /**
  * One statement for the batch. A view's first beacon makes its row; later ones raise its totals
- * (never lower them: a beacon that arrives late changes nothing) and its last-seen time. What a
+ * (never lower them: a beacon that arrives late changes nothing) and its last-seen time. The
+ * same statement records in view_deltas what each write changed (lib/analytics/rollup.ts
+ * deltaOf: the row less its prior_* columns, which the update sets from the row it replaces). What a
  * view watched is capped by the time since it began (a minute's grace): a player cannot claim
  * more. A beacon naming another playback id or viewer than its view's first one is ignored.
  */
@@ -118,7 +121,9 @@ async function upsertViews(rows: ViewRow[]) {
     height: b.height,
     ended: b.ended,
   }));
-  await db().$client`
+  const sql = db().$client;
+  await sql`
+    WITH written AS (
     INSERT INTO views AS v (id, playback_id, user_id, content_id, viewer_id, started_at, seen_at, browser, browser_engine, os, device_type, device,
       country, continent, timezone, mode, ttff_ms, played_ms, rebuffer_count, rebuffer_ms, error_count, error_type, seek_count, quality_changes, height, ended)
     SELECT id, playback_id, user_id, content_id, viewer_id, at, at, browser, browser_engine, os, device_type, device,
@@ -138,6 +143,11 @@ async function upsertViews(rows: ViewRow[]) {
       seek_count = greatest(v.seek_count, excluded.seek_count),
       quality_changes = greatest(v.quality_changes, excluded.quality_changes),
       height = coalesce(excluded.height, v.height),
-      ended = v.ended OR excluded.ended
-    WHERE v.playback_id = excluded.playback_id AND v.viewer_id = excluded.viewer_id`;
+      ended = v.ended OR excluded.ended,
+      prior_played_ms = v.played_ms, prior_ttff_ms = v.ttff_ms, prior_rebuffer_ms = v.rebuffer_ms, prior_error_count = v.error_count, prior_ended = v.ended
+    WHERE v.playback_id = excluded.playback_id AND v.viewer_id = excluded.viewer_id
+    RETURNING *
+    )
+    INSERT INTO view_deltas (${sql.unsafe(DELTA_COLUMNS)})
+    SELECT * FROM (SELECT ${sql.unsafe(deltaOf("written"))} FROM written) AS d (${sql.unsafe(DELTA_COLUMNS)}) WHERE NOT ${sql.unsafe(NO_CHANGE)}`;
 }
