@@ -51,6 +51,11 @@ const addedTo = (t: string) =>
     .join(", ");
 
 const dims = ROLLED_UP.join(", ");
+/**
+ * view_hours' key for a row's dimensions (columns of `alias`): an MD5 of them, each prefixed by
+ * its length (a value holding the separator cannot pass for two).
+ */
+const combinationOf = (alias: string) => `md5(${ROLLED_UP.map((d) => `length(${alias}.${d}) || ':' || ${alias}.${d}`).join(" || ")})::uuid`;
 /** view_deltas' columns, in the order deltaOf gives them. */
 export const DELTA_COLUMNS = `hour, playback_id, user_id, content_id, ${dims}, ${METRICS}`;
 /** A row of deltaOf's that changes nothing (a heartbeat of a paused player). */
@@ -112,9 +117,9 @@ const APPLY = `WITH applied AS (
     SELECT hour, playback_id, min(user_id) AS user_id, min(content_id) AS content_id, ${dims}, GROUPING(${dims}) <> 0 AS total, ${summedDeltas}
     FROM applied GROUP BY GROUPING SETS ((hour, playback_id, ${dims}), (hour, playback_id))
   ), by_dimension AS (
-    INSERT INTO view_hours AS t (hour, playback_id, user_id, content_id, ${dims}, ${METRICS})
-    SELECT hour, playback_id, user_id, content_id, ${dims}, ${asRow} FROM rolled WHERE NOT total
-    ON CONFLICT (playback_id, hour, ${dims}) DO UPDATE SET ${addedTo("t")}
+    INSERT INTO view_hours AS t (hour, playback_id, user_id, content_id, combination, ${dims}, ${METRICS})
+    SELECT hour, playback_id, user_id, content_id, ${combinationOf("r")}, ${dims}, ${asRow} FROM rolled r WHERE NOT total
+    ON CONFLICT (playback_id, hour, combination) DO UPDATE SET ${addedTo("t")}
   ), totals AS (
     INSERT INTO view_hours_by_playback AS t (hour, playback_id, user_id, content_id, ${METRICS})
     SELECT hour, playback_id, user_id, content_id, ${asRow} FROM rolled WHERE total
