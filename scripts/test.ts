@@ -30,7 +30,7 @@ import { nodeTestArgs, runPool, tapCounts, type FileResult, type PoolOptions } f
  *                                `npm test -- <word>` in another shell then runs against it at once
  * The browser tier runs in two halves of equal time, the second beside the first once the machine has room
  * (browserTier; BROWSER_WORKERS makes it one run of that many workers). Integration files run one
- * or two at a time beside it and three or four once it is done (integrationConcurrency;
+ * or two at a time beside it and two or three once it is done (integrationConcurrency;
  * TEST_CONCURRENCY fixes the number); a file with the line
  * `// npm test: alone` runs by itself at the end.
  */
@@ -146,11 +146,11 @@ const ALONE = /^\/\/ npm test: alone\b/m;
 const runsAlone = (file: string) => ALONE.test(fs.readFileSync(path.join(root, file), "utf8"));
 
 /**
- * Integration files at once: one while the browser tier runs beside them, three once it is done
- * (fewer leave the cores idle much of the time: API calls, waits on leases and real-time media;
- * a clean-clone run with two used 1.3 of 2 cores on average), and one more while, since anything
- * last started, the machine has stood at least IDLE_FOR_ONE_MORE idle for IDLE_WINDOW_S. So a
- * fast machine fills itself and a slow one is not overloaded. TEST_CONCURRENCY fixes the number.
+ * Integration files at once: one while the browser tier runs beside them, two once it is done
+ * (one file alone leaves a core idle much of the time: API calls, waits on leases and real-time
+ * media), and one more while, since anything last started, the machine has stood at least
+ * IDLE_FOR_ONE_MORE idle for IDLE_WINDOW_S. So a fast machine fills itself and a slow one is not
+ * overloaded. TEST_CONCURRENCY fixes the number.
  */
 function integrationConcurrency(browserDone: () => boolean, idle: IdleMeter): Pick<PoolOptions, "concurrency" | "onStart"> {
   const fixed = process.env.TEST_CONCURRENCY;
@@ -158,7 +158,7 @@ function integrationConcurrency(browserDone: () => boolean, idle: IdleMeter): Pi
   let extras = 0;
   return {
     concurrency: () => {
-      const base = browserDone() ? 3 : 1;
+      const base = browserDone() ? 2 : 1;
       if (!idle.idle()) return base;
       if (extras++ === 0)
         console.log(`\n(one more integration file at once: the machine stood ${Math.round(idle.share() * 100)}% idle for ${IDLE_WINDOW_S} s)`);
