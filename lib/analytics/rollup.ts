@@ -135,7 +135,7 @@ const APPLY = `WITH applied AS (
     FROM rolled WHERE NOT total GROUP BY GROUPING SETS ((hour, user_id), ${ROLLED_UP.map((d) => `(hour, user_id, ${d})`).join(", ")})
     ON CONFLICT (user_id, dimension, hour, value) DO UPDATE SET ${addedTo("t")}
   )
-  SELECT count(*)::int AS applied, count(*) FILTER (WHERE views < 0)::int AS taken FROM applied`;
+  SELECT count(*)::int AS applied FROM applied`;
 
 /**
  * Once, on a database the roll-up before view_deltas kept (its mark there): the hours (per
@@ -184,13 +184,12 @@ export async function rollUp(now = Date.now(), { paced = true } = {}): Promise<n
           await sql`DELETE FROM progress_marks WHERE name = ${LEGACY_MARK}`;
         });
       let applied = 0;
-      let taken = 0;
-      for (const began = performance.now(); performance.now() - began < RUN_MAX_MS; ) {
+      // A catch-up's changes are applied whole in its run: its rows taken away and put back may be in different chunks.
+      for (const began = performance.now(); legacy || performance.now() - began < RUN_MAX_MS; ) {
         const started = performance.now();
         const chunk = paced ? CHUNK_DELTAS : CHUNK_DELTAS * 10;
-        const [r] = await inTransaction(sql, () => sql.unsafe<{ applied: number; taken: number }[]>(APPLY, [chunk]));
+        const [r] = await inTransaction(sql, () => sql.unsafe<{ applied: number }[]>(APPLY, [chunk]));
         applied += r.applied;
-        taken += r.taken;
         if (r.applied < chunk) break;
         if (paced) await new Promise((r) => setTimeout(r, (performance.now() - started) * PAUSE_PER_BUSY));
       }
@@ -199,7 +198,7 @@ export async function rollUp(now = Date.now(), { paced = true } = {}): Promise<n
       // (a truncation would lock the beacons' inserts out a moment).
       if (applied) await sql`VACUUM (TRUNCATE false) view_deltas`;
       // Only a catch-up takes views away: rows it left with none are no rows.
-      if (taken)
+      if (legacy)
         for (const table of ["view_hours", "view_hours_by_playback", "view_days_by_playback", "view_hours_by_account"])
           await sql.unsafe(`DELETE FROM ${table} WHERE views = 0`);
       await sql`INSERT INTO progress_marks (name, upto) VALUES (${LAST_RUN}, ${now}) ON CONFLICT (name) DO UPDATE SET upto = excluded.upto`;
