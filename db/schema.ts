@@ -729,37 +729,6 @@ export const views = pgTable(
   ],
 );
 
-/**
- * The changes to the roll-ups not yet applied: one row per view written (its change: the view
- * itself when new, else the difference its beacon made), appended by the beacon writer in the
- * statement that writes the view, removed by the roll-up in the transaction that adds them up
- * (lib/analytics/rollup.ts). Each change counts once, whatever crashes: its view's write and its
- * application are each one transaction. Shaped as view_hours: the view's hour, playback id and
- * dimensions, and the sums' changes (ttff_histogram null when unchanged).
- */
-export const viewDeltas = pgTable("view_deltas", {
-  hour: ms("hour").notNull(),
-  playbackId: text("playback_id").notNull(),
-  userId: text("user_id").notNull(),
-  contentId: text("content_id").notNull(),
-  browser: text("browser").notNull(),
-  browserEngine: text("browser_engine").notNull(),
-  os: text("os").notNull(),
-  deviceType: text("device_type").notNull(),
-  device: text("device").notNull(),
-  country: text("country").notNull(),
-  continent: text("continent").notNull(),
-  timezone: text("timezone").notNull(),
-  views: integer("views").notNull(),
-  playedMs: bigint("played_ms", { mode: "number" }).notNull(),
-  ttffCount: integer("ttff_count").notNull(),
-  ttffSumMs: bigint("ttff_sum_ms", { mode: "number" }).notNull(),
-  ttffHistogram: integer("ttff_histogram").array(),
-  rebufferMs: bigint("rebuffer_ms", { mode: "number" }).notNull(),
-  errored: integer("errored").notNull(),
-  exitsBeforeStart: integer("exits_before_start").notNull(),
-});
-
 /** The dimensions the roll-ups keep (all of a view's but the viewer), as columns of each table that keeps them. */
 const viewDimensions = () => ({
   browser: text("browser").notNull(),
@@ -785,6 +754,24 @@ const viewMetrics = () => ({
   errored: integer("errored").notNull(),
   /** Views that ended before a first frame. */
   exitsBeforeStart: integer("exits_before_start").notNull(),
+});
+
+/**
+ * The changes to the roll-ups not yet applied: one row per view written (its change: the view
+ * itself when new, else the difference its beacon made), appended by the beacon writer in the
+ * statement that writes the view, removed by the roll-up in the transaction that adds them up
+ * (lib/analytics/rollup.ts). Each change counts once, whatever crashes: its view's write and its
+ * application are each one transaction. Shaped as view_hours: the view's hour, playback id and
+ * dimensions, and the sums' changes (ttff_histogram null when unchanged).
+ */
+export const viewDeltas = pgTable("view_deltas", {
+  hour: ms("hour").notNull(),
+  playbackId: text("playback_id").notNull(),
+  userId: text("user_id").notNull(),
+  contentId: text("content_id").notNull(),
+  ...viewDimensions(),
+  ...viewMetrics(),
+  ttffHistogram: integer("ttff_histogram").array(),
 });
 
 /**
