@@ -72,6 +72,8 @@ describe("metrics", () => {
     assert.match(res.body, /^process_resident_memory_bytes \d+/m, "the process's own metrics");
     // The viewer analytics roll-up runs every VIEW_ROLLUP_EVERY_S (2 s in the suite) and is timed.
     await scrapeUntil("a timed roll-up", (s) => (sampleValue(s, "castline_view_rollup_duration_seconds_count") ?? 0) >= 1, 30_000);
+    // What it has not added up yet, read from PostgreSQL: a count, kept down by the runs.
+    await scrapeUntil("the pending view changes, applied", (s) => sampleValue(s, "castline_view_changes_pending") === 0, 60_000);
   });
 
   test("requests are counted and timed by route template and status, with no ids in labels", async () => {

@@ -45,14 +45,17 @@ interface Totals {
   delivered: number;
   undelivered: number;
   liveSessions: number;
+  /** Views' changes the roll-up has not added up yet (lib/analytics/rollup.ts). */
+  viewChanges: number;
 }
 
-/** Counts over whole tables (failed runs are kept JOB_RETENTION_DAYS; delivery attempts until their webhook goes). */
+/** Counts over whole tables (failed runs are kept JOB_RETENTION_DAYS; delivery attempts until their webhook goes; view changes until the next roll-up). */
 async function totals(): Promise<Totals> {
   const [row] = await db().$client<Totals[]>`
     SELECT (SELECT count(*) FROM job_runs WHERE status = 'failed')::int AS "failedRuns",
            w.delivered, w.undelivered,
-           (SELECT count(*) FROM sessions WHERE is_active)::int AS "liveSessions"
+           (SELECT count(*) FROM sessions WHERE is_active)::int AS "liveSessions",
+           (SELECT count(*) FROM view_deltas)::int AS "viewChanges"
     FROM (SELECT count(*) FILTER (WHERE success)::int AS delivered,
                  count(*) FILTER (WHERE NOT success)::int AS undelivered
           FROM webhook_deliveries) w`;
@@ -106,6 +109,14 @@ export function registerClusterGauges(registry: Registry) {
     registers: [registry],
     async collect() {
       this.set((await read())[1].liveSessions);
+    },
+  });
+  new Gauge({
+    name: "castline_view_changes_pending",
+    help: "Changes the beacon writer recorded that the viewer analytics roll-up has not added up yet: growing from scrape to scrape, the roll-up falls behind the beacons",
+    registers: [registry],
+    async collect() {
+      this.set((await read())[1].viewChanges);
     },
   });
   new Gauge({
