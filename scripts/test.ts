@@ -28,7 +28,7 @@ import { nodeTestArgs, runPool, tapCounts, type FileResult, type PoolOptions } f
  *   npm test -- <word> -t <re>   only the tests whose names match
  *   npm test -- --serve          start the app under test and keep it up (Ctrl-C ends it);
  *                                `npm test -- <word>` in another shell then runs against it at once
- * The browser tier runs in two halves of equal time, the second beside the first once the machine has room
+ * The browser tier runs in two halves of equal time side by side
  * (browserTier; BROWSER_WORKERS makes it one run of that many workers). Integration files run one
  * or two at a time beside it and two or three once it is done (integrationConcurrency;
  * TEST_CONCURRENCY fixes the number); a file with the line
@@ -212,13 +212,13 @@ async function integrationTier(files: string[], env: NodeJS.ProcessEnv, outDir: 
 
 /**
  * The browser tier. The whole of it runs as two halves of about equal time (by
- * e2e/durations.json; one Playwright worker each): the heavier at once, the other as soon as the
- * machine has stood IDLE_FOR_ONE_MORE idle for IDLE_WINDOW_S (on this machine, within seconds: much
- * of a browser test is waiting on media and polls), or once the first is done, on a machine that
- * never has room. BROWSER_WORKERS runs it as one Playwright run with that many workers instead; a
- * selection of specs runs as one.
+ * e2e/durations.json), side by side from the start, one Playwright worker each: much of a browser
+ * test is waiting on media and polls, and a second half started later (once the machine had room)
+ * ended the tier minutes later whenever long integration files kept the machine busy.
+ * BROWSER_WORKERS runs it as one Playwright run with that many workers instead; a selection of
+ * specs runs as one.
  */
-async function browserTier(specs: string[], env: NodeJS.ProcessEnv, outDir: string, all: boolean, idle: IdleMeter, namePattern?: string) {
+async function browserTier(specs: string[], env: NodeJS.ProcessEnv, outDir: string, all: boolean, namePattern?: string) {
   if (!specs.length) return undefined;
   const cli = [require.resolve("@playwright/test/cli"), "test", "--reporter=list,json", ...(namePattern ? ["-g", namePattern] : [])];
   const playwright = async (name: string, files: string[], workers?: string) => {
@@ -227,20 +227,12 @@ async function browserTier(specs: string[], env: NodeJS.ProcessEnv, outDir: stri
     return playwrightCounts(report);
   };
   if (!all || process.env.BROWSER_WORKERS) return playwright("playwright", all ? [] : specs);
-  const [heavier, lighter] = halves(specs);
-  let firstDone = false;
-  const first = playwright("playwright-1", heavier, "1").finally(() => (firstDone = true));
-  while (!firstDone && !idle.idle()) await new Promise((resolve) => setTimeout(resolve, 1000));
-  if (!firstDone)
-    console.log(`\n(the browser tier's second half beside the first: the machine stood ${Math.round(idle.share() * 100)}% idle for ${IDLE_WINDOW_S} s)`);
-  idle.restart();
-  const second = await playwright("playwright-2", lighter, "1");
-  const one = await first;
+  const [one, two] = await Promise.all(halves(specs).map((files, i) => playwright(`playwright-${i + 1}`, files, "1")));
   return {
-    passed: one.passed + second.passed,
-    failed: one.failed + second.failed,
-    failures: [...one.failures, ...second.failures],
-    durations: { ...one.durations, ...second.durations },
+    passed: one.passed + two.passed,
+    failed: one.failed + two.failed,
+    failures: [...one.failures, ...two.failures],
+    durations: { ...one.durations, ...two.durations },
   };
 }
 
@@ -435,11 +427,11 @@ async function main() {
 
   const tiersStarted = performance.now();
   let browserDone = false;
-  // One measure of the machine's spare room for both tiers: whatever starts takes it, and the next waits to see it again.
+  // The machine's spare room: an integration file more while it has some.
   const idle = idleMeter(IDLE_WINDOW_S);
   const [integration, browser, typecheck] = await Promise.all([
     integrationTier(chosen.integration, env, outDir, () => browserDone, idle, args.namePattern).finally(() => stageDone("integration (shared)")),
-    browserTier(chosen.browser, env, outDir, !args.words.length || args.words.includes("e2e"), idle, args.namePattern).finally(() => {
+    browserTier(chosen.browser, env, outDir, !args.words.length || args.words.includes("e2e"), args.namePattern).finally(() => {
       browserDone = true;
       stageDone("browser");
     }),
