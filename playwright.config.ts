@@ -15,8 +15,8 @@ export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
   // Each test makes its own account and streams, so files run side by side: much of a test is
-  // waiting on media and polls. `npm test` runs the whole tier as two halves of one worker, the
-  // second once the machine has room (scripts/test.ts); run directly, two workers.
+  // waiting on media and polls. `npm test` runs the whole tier as two halves of one worker each,
+  // side by side (scripts/test.ts); run directly, two workers.
   workers: Number(process.env.BROWSER_WORKERS ?? 2),
   reporter: "list",
   // Caps, not waits: a passing test ends as soon as its conditions hold. They are generous
