@@ -1,5 +1,5 @@
 import type { ReservedSql } from "postgres";
-import { db } from "@/db/client";
+import { backgroundDb, backgroundPriority } from "@/db/client";
 import { config } from "@/lib/config";
 import { appMetrics } from "@/lib/metrics";
 
@@ -172,8 +172,9 @@ const CATCH_UP = `WITH touched AS (
  * process dies); returns the changes applied, or undefined when another instance holds the lock.
  */
 export async function rollUp(now = Date.now(), { paced = true } = {}): Promise<number | undefined> {
-  const sql = await db().$client.reserve();
+  const sql = await backgroundDb().reserve();
   try {
+    await backgroundPriority(sql);
     const [{ locked }] = await sql<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(${sql.unsafe(LOCK)}) AS locked`;
     if (!locked) return undefined;
     try {

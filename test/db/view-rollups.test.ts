@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import os from "node:os";
 import { test } from "node:test";
+import { backgroundDb } from "@/db/client";
 import { progressMarks, views } from "@/db/schema";
 import { viewership } from "@/lib/analytics/query";
 import { DAY_MS, HOUR_MS, TTFF_BUCKETS_MS, rollUp } from "@/lib/analytics/rollup";
@@ -228,4 +230,17 @@ test("the roll-ups add up the changes the writer records: each view once, whatev
   const [total] = await viewership(user.id, {}, true);
   assert.equal(total.viewCount, 40, "each view once");
   assert.equal(total.exitsBeforeStart, 4, "the views that left before a first frame");
+});
+
+test("the roll-up runs on a connection of its own, whose server process (the embedded PostgreSQL's, on this machine) yields the CPU to the beacons' writes", async () => {
+  await rollUp();
+  const [own] = await db().$client<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE application_name = 'castline background'`;
+  assert.ok(own, "the roll-up's connection names itself");
+  assert.equal(os.getPriority(own.pid), 10, "its server process runs at niceness 10");
+  const [pool] = await db().$client<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+  assert.equal(os.getPriority(pool.pid), 0, "the pool's at the normal priority");
+  const [{ setting }] = await db().$client<{ setting: string }[]>`SELECT setting FROM pg_settings WHERE name = 'synchronous_commit'`;
+  assert.equal(setting, "on", "the pool's commits wait for the disk");
+  const [background] = await backgroundDb()<{ synchronous_commit: string }[]>`SHOW synchronous_commit`;
+  assert.equal(background.synchronous_commit, "off", "the roll-up's do not (a crash undoes its last transactions whole)");
 });
