@@ -70,9 +70,9 @@ export function backgroundDb(): Sql {
 /**
  * Lowers the CPU priority of the server process behind `sql`'s connection to BACKGROUND_NICENESS
  * (background encoders' too: a tenth of the CPU's share against normal work when they compete)
- * when the database server runs on this machine (the embedded one, or a local server run by this user or, as
- * root, by any): the process of that id here is a PostgreSQL backend of this connection's
- * database (its title names it). Anywhere else, nothing changes.
+ * when the database server runs on this machine (the embedded one, or a local server run by this
+ * user or, as root, by any): the process of that id here is a PostgreSQL backend of this
+ * connection's database (its title names it). Anywhere else, nothing changes.
  */
 export async function backgroundPriority(sql: Sql): Promise<void> {
   const [{ pid, database }] = await sql<{ pid: number; database: string }[]>`SELECT pg_backend_pid() AS pid, current_database() AS database`;
