@@ -7,6 +7,7 @@ import { assets, streams } from "@/db/schema";
 import { deviceOf } from "@/lib/analytics/audience";
 import { DELTA_COLUMNS, deltaOf, rollUp } from "@/lib/analytics/rollup";
 import { createApiKey } from "@/lib/api-keys/service";
+import { newViewId } from "@/lib/client/view-beacons";
 import { newId, newPlaybackId, newStreamKey } from "@/lib/ids";
 import { createUser } from "@/lib/users/service";
 import { startListening } from "./listening";
@@ -216,7 +217,7 @@ async function loadViews(userId: string, content: Content[], now: number) {
       places AS (SELECT * FROM unnest($13::text[], $14::text[], $15::text[]) WITH ORDINALITY AS t(country, continent, timezone, c))
     INSERT INTO views (id, playback_id, user_id, content_id, viewer_id, started_at, seen_at, browser, browser_engine, os, device_type, device,
       country, continent, timezone, mode, ttff_ms, played_ms, rebuffer_count, rebuffer_ms, error_count, error_type, seek_count, quality_changes, height, ended)
-    SELECT gen_random_uuid()::text, content.playback_id, $1, content.content_id, viewer, started, least(finish, $5::bigint),
+    SELECT lpad(to_hex(started), 12, '0') || substr(md5(random()::text), 1, 20), content.playback_id, $1, content.content_id, viewer, started, least(finish, $5::bigint),
       agents.browser, agents.browser_engine, agents.os, agents.device_type, agents.device, places.country, places.continent, places.timezone,
       mode, ttff, played, rebuffers, rebuffered, errors, CASE WHEN errors > 0 THEN error_type END, seeks, quality_changes, height, finish < $5::bigint AND exit_sent
     FROM (
@@ -247,9 +248,10 @@ async function loadViews(userId: string, content: Content[], now: number) {
         ) b
       ) c
     ) d JOIN content USING (p) JOIN agents USING (u) JOIN places USING (c)`;
-  // The primary key (random UUIDs: each insert a random page of a large index) is built once
-  // after the load, by a sort; the other indexes grow at their ends, the views coming in the order
-  // they began. Nothing writes views meanwhile (the beacons come after).
+  // Ids as Castline's player makes them (newViewId: the time the view began, then random bits).
+  // The primary key is built once after the load, by a sort (faster than growing it); the other
+  // indexes grow at their ends, the views coming in the order they began. Nothing writes views
+  // meanwhile (the beacons come after).
   await db().$client`ALTER TABLE views DROP CONSTRAINT views_pkey`;
   // In the order they began, as beacons would have brought them: each chunk the next stretch of time.
   const msPerView = (now - from) / VIEWS;
@@ -331,7 +333,7 @@ class Audience {
     return {
       body: {
         playbackId: this.content[popularIndex(this.content.length)].playbackId,
-        viewId: crypto.randomUUID(),
+        viewId: newViewId(),
         viewerId: this.viewers[Math.floor(Math.random() * this.viewers.length)],
         event: "start",
         playedMs: 0,
@@ -466,12 +468,21 @@ async function paced(url: string, audience: Audience, rate: number, duration: nu
   });
   await Promise.all(answers);
   const seconds = (performance.now() - start) / 1000;
-  const rolledUp = await rollups.stop();
+  const { rollups: rolledUp, writer } = await rollups.stop();
   latencies.sort((a, b) => a - b);
   // Where the slow answers were: by the 250-ms window their beacon was due in.
   const windows = new Map<number, number>();
   for (const s of slow) windows.set(Math.floor(s.at / 250), Math.max(windows.get(Math.floor(s.at / 250)) ?? 0, s.ms));
   const stalls = [...windows].map(([w, ms]) => `${((w * 250) / 1000).toFixed(2)} s: ${Math.round(ms)} ms`);
+  // What the beacon writer's statements waited on in the stalls' windows (and the window before each).
+  const inStalls = new Map<string, number>();
+  for (const sample of writer) {
+    // The watch began with the load (its `since` a moment after `start`).
+    const w = Math.floor(sample.at / 250);
+    if (!windows.has(w) && !windows.has(w + 1)) continue;
+    for (const wait of sample.waits.length ? sample.waits : ["no statement"]) inStalls.set(wait, (inStalls.get(wait) ?? 0) + 1);
+  }
+  if (inStalls.size) stalls.push(`the writer then (50-ms samples): ${[...inStalls].map(([w, n]) => `${w} ${n}`).join(", ")}`);
   return {
     rps: latencies.length / seconds,
     p50: Math.round(percentile(latencies, 0.5)),
@@ -495,6 +506,8 @@ function watchRollups(since: number) {
       >`SELECT (num_timed + num_requested)::int AS n, buffers_written::float8 AS buffers FROM pg_stat_checkpointer`
     )[0];
   const before = checkpointer();
+  /** The beacon writer's statements under way at each poll (ms from `since`): what each waited on ("CPU": nothing). */
+  const writer: { at: number; waits: string[] }[] = [];
   let last: number | undefined;
   let on = true;
   const polling = (async () => {
@@ -502,6 +515,11 @@ function watchRollups(since: number) {
       const mark = await lastRollup();
       if (last !== undefined && mark !== last) seen.push(`${((mark - since) / 1000).toFixed(2)}-${((Date.now() - since) / 1000).toFixed(2)} s`);
       last = mark;
+      const at = Date.now() - since;
+      const active = await db().$client<{ wait: string }[]>`
+        SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS wait FROM pg_stat_activity
+        WHERE state = 'active' AND query LIKE '%INSERT INTO views AS v%' AND pid <> pg_backend_pid()`;
+      writer.push({ at, waits: active.map((a) => a.wait) });
       await sleep(50);
     }
   })();
@@ -510,7 +528,7 @@ function watchRollups(since: number) {
       on = false;
       await polling;
       const [a, b] = [await before, await checkpointer()];
-      return [...seen, `checkpoints ${b.n - a.n}, ${b.buffers - a.buffers} buffers written`];
+      return { rollups: [...seen, `checkpoints ${b.n - a.n}, ${b.buffers - a.buffers} buffers written`], writer };
     },
   };
 }

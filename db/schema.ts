@@ -674,7 +674,11 @@ export const playbackAdmissions = pgTable(
 export const views = pgTable(
   "views",
   {
-    /** The player's random id for the view. */
+    /**
+     * The player's id for the view: random, or (Castline's player, lib/client/view-beacons.ts
+     * newViewId) the time it began then random bits, which keeps the views still beating together
+     * at the end of this key's index.
+     */
     id: text("id").primaryKey(),
     playbackId: text("playback_id").notNull(),
     /** The content's owner and the content (a stream or an asset id), as they were when it was watched. */

@@ -29,8 +29,17 @@ export interface BeaconBody {
 export const HEARTBEAT_MS = 10_000;
 export const BEACON_PATH = "/api/data/views/beacon";
 
-/** 128 random bits in hex (crypto.randomUUID exists on secure pages only: a player on plain http must work too). */
-const randomId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+/** `bytes` random bytes in hex (crypto.randomUUID exists on secure pages only: a player on plain http must work too). */
+const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+const randomId = () => randomHex(16);
+
+/**
+ * A view's id: the time it began (milliseconds, 12 hex digits) then 80 random bits, as UUIDv7 or
+ * ULID order theirs. The views table's key then holds the views still beating side by side at its
+ * end, a few pages the database keeps in memory, where random ids would touch a page anywhere in
+ * an index of millions of views with every beacon (docs/analytics.md). 80 bits keep it unguessable.
+ */
+export const newViewId = (now = Date.now()) => Math.max(0, Math.floor(now)).toString(16).padStart(12, "0").slice(-12) + randomHex(10);
 
 /** The browser's viewer id: random, kept in localStorage (a new one where storage is refused, e.g. a partitioned frame). */
 function viewerId(): string {
@@ -66,7 +75,7 @@ export class ViewBeacons {
     } catch {}
     this.body = {
       playbackId,
-      viewId: randomId(),
+      viewId: newViewId(),
       viewerId: viewerId(),
       event: "start",
       playedMs: 0,

@@ -4,6 +4,7 @@ import { csvOf } from "@/lib/analytics/csv";
 import { quantileOf } from "@/lib/analytics/query";
 import { TTFF_BUCKETS_MS } from "@/lib/analytics/rollup";
 import { Beacon, ViewsQuery } from "@/lib/analytics/schema";
+import { newViewId } from "@/lib/client/view-beacons";
 
 test("a TTFF quantile from a histogram: interpolated within its bucket, 0 without views, the last bucket read as its lower bound", () => {
   const empty = Array(TTFF_BUCKETS_MS.length + 1).fill(0);
@@ -53,4 +54,15 @@ test("a views query: breakdowns as the SDK sends them or comma-separated, times 
   const uncollected = ViewsQuery.safeParse({ breakdownBy: ["geohash"] });
   assert.match(JSON.stringify(uncollected.error?.issues), /not collected/);
   assert.equal(ViewsQuery.safeParse({ from: "last tuesday" }).success, false);
+});
+
+test("a view id: the time it began then random bits, so that ids sort as their views began, and the beacon schema takes it", () => {
+  const early = newViewId(Date.UTC(2026, 10, 27, 12));
+  const later = newViewId(Date.UTC(2026, 10, 27, 12) + 1);
+  assert.match(early, /^[0-9a-f]{32}$/);
+  assert.equal(early.slice(0, 12), Date.UTC(2026, 10, 27, 12).toString(16).padStart(12, "0"));
+  assert.ok(early < later);
+  // Two views begun in the same millisecond differ in their random part.
+  assert.notEqual(newViewId(1_000), newViewId(1_000));
+  assert.ok(Beacon.safeParse({ playbackId: "abcd1234", viewId: newViewId(), viewerId: "viewer-0001", event: "start", playedMs: 0 }).success);
 });
