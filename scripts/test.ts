@@ -20,8 +20,9 @@ import { nodeTestArgs, runPool, tapCounts, type FileResult, type PoolOptions } f
  *                embedded, or DATABASE_URL when set, real ffmpeg), several files at once
  *   browser      e2e/*.spec.ts: Playwright in Debian's chromium against the same app
  * The unit tier runs while the database starts and the app builds, the database tier while
- * the app builds; integration, browser and the type check (`npm run typecheck`, in full runs:
- * the build leaves it to this) run side by side.
+ * the app builds; the type check (`npm run typecheck`, in full runs: the build leaves it to
+ * this) from the end of the build, while the app starts (half the machine stood idle then);
+ * integration and browser side by side once the app is up.
  *
  *   npm test                     everything
  *   npm test -- <word>...        the files whose names hold a word ("unit", "db", "e2e": a whole tier)
@@ -148,21 +149,26 @@ const runsAlone = (file: string) => ALONE.test(fs.readFileSync(path.join(root, f
 /**
  * Integration files at once: one while the browser tier runs beside them, two once it is done
  * (one file alone leaves a core idle much of the time: API calls, waits on leases and real-time
- * media), and one more while, since anything last started, the machine has stood at least
- * IDLE_FOR_ONE_MORE idle for IDLE_WINDOW_S. So a fast machine fills itself and a slow one is not
- * overloaded. TEST_CONCURRENCY fixes the number.
+ * media), and one more each time that, since anything last started, the machine has stood at
+ * least IDLE_FOR_ONE_MORE idle for IDLE_WINDOW_S: up to one more beside the browser tier, two
+ * after it (the files left then are the short API ones, which left a fifth of the machine idle
+ * at three at once). So a fast machine fills itself and a slow one is not overloaded.
+ * TEST_CONCURRENCY fixes the number.
  */
 function integrationConcurrency(browserDone: () => boolean, idle: IdleMeter): Pick<PoolOptions, "concurrency" | "onStart"> {
   const fixed = process.env.TEST_CONCURRENCY;
   if (fixed) return { concurrency: () => Number(fixed) };
-  let extras = 0;
+  let most = 0;
   return {
-    concurrency: () => {
+    concurrency: (running) => {
       const base = browserDone() ? 2 : 1;
       if (!idle.idle()) return base;
-      if (extras++ === 0)
-        console.log(`\n(one more integration file at once: the machine stood ${Math.round(idle.share() * 100)}% idle for ${IDLE_WINDOW_S} s)`);
-      return base + 1;
+      const allowed = Math.min(Math.max(running + 1, base), base + (browserDone() ? 2 : 1));
+      if (allowed > Math.max(most, base)) {
+        most = allowed;
+        console.log(`\n(${allowed} integration files at once: the machine stood ${Math.round(idle.share() * 100)}% idle for ${IDLE_WINDOW_S} s)`);
+      }
+      return allowed;
     },
     // What a file just started will take is not in the window yet: measure afresh.
     onStart: () => idle.restart(),
@@ -396,6 +402,8 @@ async function main() {
     : served
       ? databaseTier(chosen.database, served, outDir, args.namePattern)
       : database?.then(() => databaseTier(chosen.database, process.env, outDir, args.namePattern));
+  const typechecked =
+    args.serve || args.words.length ? undefined : (preparing ?? Promise.resolve()).then(() => typecheckTier(outDir)).finally(() => stageDone("typecheck"));
   const unit = args.serve ? undefined : await unitTier(chosen.unit, outDir, args.namePattern);
   await preparing;
   const stopDatabase = await database;
@@ -435,7 +443,7 @@ async function main() {
       browserDone = true;
       stageDone("browser");
     }),
-    args.words.length ? undefined : typecheckTier(outDir).finally(() => stageDone("typecheck")),
+    typechecked,
   ]).finally(() => idle.stop());
   // Then the files that need the machine to themselves, one at a time.
   if (integration?.alone.length) {
