@@ -88,9 +88,24 @@ const ORPHAN_STOP_MS = 5000;
  * finished by an orphan; its lease lapses and another worker takes it up.
  */
 export function serveLauncher(ready: Record<string, unknown>, shutdown: () => Promise<void>) {
-  process.on("disconnect", () => {
+  process.off("disconnect", exitNow);
+  const orphaned = () => {
     setTimeout(() => process.exit(1), ORPHAN_STOP_MS).unref();
     void shutdown();
-  });
+  };
+  if (!process.connected) return orphaned();
+  process.on("disconnect", orphaned);
   process.send!({ ready: true, ...ready });
+}
+
+const exitNow = () => process.exit(1);
+
+/**
+ * In a child, first thing: until it serves (serveLauncher), it exits at once if the launcher goes
+ * away. The launcher starts its children side by side and may be stopped while they start; it
+ * stops only those that said they were ready, and one still starting (Next.js preparing) was left
+ * running for good.
+ */
+export function exitWithLauncherWhileStarting() {
+  if (process.send) process.on("disconnect", exitNow);
 }

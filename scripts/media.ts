@@ -1,4 +1,4 @@
-import { serveLauncher } from "./children";
+import { exitWithLauncherWhileStarting, serveLauncher } from "./children";
 import { config } from "@/lib/config";
 import { usePrivateDataDir } from "@/lib/data-dir";
 import { dropOutputWithoutReader } from "@/lib/process-output";
@@ -13,6 +13,7 @@ import { ffmpegRestarts, liveRenditions, nodeSessions, readWebrtcFrom, rendition
  * directly (without them, media goes through the app). See docs/scaling.md.
  */
 async function main() {
+  exitWithLauncherWhileStarting();
   const cfg = config();
   dropOutputWithoutReader();
   usePrivateDataDir();

@@ -5,7 +5,7 @@ import { config } from "@/lib/config";
 import { askLauncherForChangesSeen } from "@/lib/delivery/own-writes";
 import { NodeHeaders, servingRequest } from "@/lib/origin";
 import { dropOutputWithoutReader } from "@/lib/process-output";
-import { serveLauncher } from "./children";
+import { exitWithLauncherWhileStarting, serveLauncher } from "./children";
 
 /**
  * Next.js (the API, the dashboard, the player pages) in a process of its own, a child of the
@@ -16,6 +16,7 @@ import { serveLauncher } from "./children";
  * The launcher sets the environment (DATABASE_URL, the secrets, APP_URL) before starting it.
  */
 async function main() {
+  exitWithLauncherWhileStarting();
   dropOutputWithoutReader();
   const socketPath = process.env.NEXT_SOCKET;
   if (!socketPath) throw new Error("NEXT_SOCKET is not set: the launcher (npm start) runs this");

@@ -97,23 +97,29 @@ async function main() {
   process.env.APP_URL ??= `http://${cfg.HOST === "0.0.0.0" ? "127.0.0.1" : cfg.HOST}:${front.port}`;
   reloadConfig();
 
-  // Before any request can emit: the driver records which events start which functions.
+  // The job workers, the media node and Next.js start side by side, each a process of its own (one
+  // after another, they took 16 s of a loaded machine). Next.js goes behind the front once they are
+  // all ready: before any request can emit, the driver records which events start which functions.
+  const starting: Promise<unknown>[] = [];
+  const supervised = (opts: Parameters<typeof superviseChild>[0]) => {
+    const started = superviseChild(opts).then((child) => children.push(child));
+    started.catch(() => {}); // awaited below, unless a stop came first
+    starting.push(started);
+  };
   if (cfg.JOB_WORKERS > 0 && !usesInngestServer()) {
-    for (let i = 0; i < cfg.JOB_WORKERS && !stopping; i++) children.push(await superviseChild({ name: `job worker ${i}`, script: "worker.ts" }));
+    for (let i = 0; i < cfg.JOB_WORKERS; i++) supervised({ name: `job worker ${i}`, script: "worker.ts" });
   } else {
     driver = await startBackgroundWork();
   }
   if (cfg.MEDIA_NODE && !stopping) {
-    children.push(
-      await superviseChild({
-        name: "media node",
-        script: "media.ts",
-        // It shares this DATA_DIR (and S3_*, if set): it stores media itself, not through the HTTP API.
-        env: { MEDIA_STORE: "direct" },
-        // Broadcasts of a node that died cannot go on: end their sessions.
-        onCrash: (ready) => endSessionsOfNode(String(ready.nodeId)),
-      }),
-    );
+    supervised({
+      name: "media node",
+      script: "media.ts",
+      // It shares this DATA_DIR (and S3_*, if set): it stores media itself, not through the HTTP API.
+      env: { MEDIA_STORE: "direct" },
+      // Broadcasts of a node that died cannot go on: end their sessions.
+      onCrash: (ready) => endSessionsOfNode(String(ready.nodeId)),
+    });
   }
   if (stopping) return;
 
@@ -122,7 +128,9 @@ async function main() {
   // Every instance watches the media nodes; a lost node's sessions end once, whichever sees it first.
   stopNodeWatch = startNodeWatch();
 
-  next = await startNextChild();
+  // (A child still starting when a stop signal comes ends by itself once this process is gone: serveLauncher.)
+  const [nextChild] = await Promise.all([startNextChild(), ...starting]);
+  next = nextChild;
   if (stopping) return;
   console.log(`Castline listening on http://${cfg.HOST === "0.0.0.0" ? "localhost" : cfg.HOST}:${front.port}`);
 }

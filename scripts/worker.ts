@@ -1,4 +1,4 @@
-import { serveLauncher } from "./children";
+import { exitWithLauncherWhileStarting, serveLauncher } from "./children";
 import { closeDb } from "@/db/client";
 import { usePrivateDataDir } from "@/lib/data-dir";
 import { dropOutputWithoutReader } from "@/lib/process-output";
@@ -10,6 +10,7 @@ import { startBackgroundWork } from "@/inngest/start";
  * the app. `npm start` runs JOB_WORKERS of these as child processes (scripts/children.ts).
  */
 async function main() {
+  exitWithLauncherWhileStarting();
   dropOutputWithoutReader();
   usePrivateDataDir();
   const stopDatabase = await setupDatabase();
