@@ -24,8 +24,8 @@ export interface FileResult {
 
 export interface PoolOptions {
   files: string[];
-  /** Files at once: a number, or asked again as files end and every second (it may change while the pool runs). */
-  concurrency: number | (() => number);
+  /** Files at once: a number, or asked again (told how many run) as files end and every second (it may change while the pool runs). */
+  concurrency: number | ((running: number) => number);
   env: NodeJS.ProcessEnv;
   /** Where each file's TAP and spec output go. */
   outDir: string;
@@ -33,6 +33,8 @@ export interface PoolOptions {
   namePattern?: string;
   /** Known durations (ms) of files from earlier runs: the longest start first. */
   known?: Record<string, number>;
+  /** Told as each file starts. */
+  onStart?: () => void;
 }
 
 /**
@@ -112,8 +114,9 @@ export function runPool(opts: PoolOptions): Promise<FileResult[]> {
   let running = 0;
   return new Promise((resolve) => {
     const fill = () => {
-      while (queue.length && running < Math.max(1, limit())) {
+      while (queue.length && running < Math.max(1, limit(running))) {
         running++;
+        opts.onStart?.();
         void runFile(queue.shift()!, opts).then((result) => {
           results.push(result);
           running--;

@@ -149,42 +149,33 @@ const runsAlone = (file: string) => ALONE.test(fs.readFileSync(path.join(root, f
 /**
  * Integration files at once: one while the browser tier runs beside them, two once it is done
  * (one file alone leaves a core idle much of the time: API calls, waits on leases and real-time
- * media), and more while the machine has room: one more each time it has stood at least
- * IDLE_FOR_ONE_MORE idle over a whole IDLE_WINDOW_S since the number last changed, up to one more
- * beside the browser tier and two after it; one fewer when it stood under BUSY_FOR_ONE_LESS idle.
- * The number holds between changes, whatever files end and start (the short API files left at
- * the end start every few seconds: a window restarted by each start never filled, and a fifth of
- * the machine stood idle). So a fast machine fills itself and a slow one is not overloaded.
+ * media), and one more each time that, since anything last started, the machine has stood at
+ * least IDLE_FOR_ONE_MORE idle for IDLE_WINDOW_S: up to one more beside the browser tier, two
+ * after it (the files left then are the short API ones, which left a fifth of the machine idle
+ * at three at once). So a fast machine fills itself and a slow one is not overloaded.
  * TEST_CONCURRENCY fixes the number.
  */
-function integrationConcurrency(browserDone: () => boolean, idle: IdleMeter): Pick<PoolOptions, "concurrency"> {
+function integrationConcurrency(browserDone: () => boolean, idle: IdleMeter): Pick<PoolOptions, "concurrency" | "onStart"> {
   const fixed = process.env.TEST_CONCURRENCY;
   if (fixed) return { concurrency: () => Number(fixed) };
-  let extra = 0;
-  let changedAt = performance.now();
+  let most = 0;
   return {
-    concurrency: () => {
+    concurrency: (running) => {
       const base = browserDone() ? 2 : 1;
-      const room = browserDone() ? 2 : 1;
-      const now = performance.now();
-      if (idle.full() && now - changedAt >= IDLE_WINDOW_S * 1000) {
-        const share = idle.share();
-        if (share >= IDLE_FOR_ONE_MORE && extra < room) {
-          extra++;
-          changedAt = now;
-          console.log(`\n(${base + extra} integration files at once: the machine stood ${Math.round(share * 100)}% idle for ${IDLE_WINDOW_S} s)`);
-        } else if (share < BUSY_FOR_ONE_LESS && extra > 0) {
-          extra--;
-          changedAt = now;
-        }
+      if (!idle.idle()) return base;
+      const allowed = Math.min(Math.max(running + 1, base), base + (browserDone() ? 2 : 1));
+      if (allowed > Math.max(most, base)) {
+        most = allowed;
+        console.log(`\n(${allowed} integration files at once: the machine stood ${Math.round(idle.share() * 100)}% idle for ${IDLE_WINDOW_S} s)`);
       }
-      return base + Math.min(extra, room);
+      return allowed;
     },
+    // What a file just started will take is not in the window yet: measure afresh.
+    onStart: () => idle.restart(),
   };
 }
 const IDLE_WINDOW_S = 10;
 const IDLE_FOR_ONE_MORE = 0.3;
-const BUSY_FOR_ONE_LESS = 0.05;
 
 type IdleMeter = ReturnType<typeof idleMeter>;
 
@@ -196,7 +187,7 @@ function idleMeter(windowS: number) {
     const all = cpus.reduce((sum, c) => sum + c.times.user + c.times.nice + c.times.sys + c.times.idle + c.times.irq, 0);
     return { idle, all };
   };
-  const samples = [now()];
+  let samples = [now()];
   const timer = setInterval(() => {
     samples.push(now());
     if (samples.length > windowS + 1) samples.shift();
@@ -208,6 +199,11 @@ function idleMeter(windowS: number) {
       const [first, last] = [samples[0], samples[samples.length - 1]];
       return last.all > first.all ? (last.idle - first.idle) / (last.all - first.all) : 0;
     },
+    /** Idle enough, over a whole window, to start one more thing. */
+    idle(): boolean {
+      return this.full() && this.share() >= IDLE_FOR_ONE_MORE;
+    },
+    restart: () => void (samples = [now()]),
     stop: () => clearInterval(timer),
   };
 }
