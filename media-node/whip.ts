@@ -31,6 +31,12 @@ import { RENDITION_FORMATS, WebrtcRendition } from "./webrtc-rendition";
 const CONNECT_WITHIN_MS = 15_000;
 /** How long gathering the node's candidates may take before answering with what it has. */
 const GATHER_WITHIN_MS = 2000;
+/** How long a receiver (ffmpeg) waits for the publisher's first packets: past the connection's own deadline. */
+const RECEIVER_WAITS_S = CONNECT_WITHIN_MS / 1000 + 15;
+/** Receivers started for a session in all, when one ends before writing anything. */
+const RECEIVER_STARTS = 3;
+/** What is kept of a receiver's stderr. */
+const STDERR_TAIL_CHARS = 2000;
 /** How often a publisher is asked for a keyframe until the first one reached the broadcast. */
 const FIRST_KEYFRAME_ASK_MS = 300;
 /** Packets kept per viewer's track to send again when asked (NACK): about a second of 720p at 2.5 Mb/s. */
@@ -230,9 +236,29 @@ export class WhipIngest {
     const port = await rtpPorts();
     const ports = { video: port, audio: choice.audio ? port + 2 : undefined };
     const udp = dgram.createSocket("udp4");
-    const ffmpeg = spawnReceiver(choice, ports);
     const publisher = new WhipPublisher(streamKey, () => end());
-    ffmpeg.stdout!.on("data", (chunk: Buffer) => publisher.data(chunk));
+    let receiver: Receiver;
+    let receiverStarts = 0;
+    const startReceiver = () => {
+      receiverStarts++;
+      receiver = spawnReceiver(choice, ports);
+      receiver.child.stdout!.on("data", (chunk: Buffer) => publisher.data(chunk));
+      receiver.child.once("exit", (code, signal) => {
+        if (ended) return;
+        // Gone before it wrote anything (nothing it could make a picture of reached it in time):
+        // another takes its place on the same ports while the publisher is there. Once it has
+        // written, the broadcast's stream cannot be begun again: the session ends with it.
+        if (publisher.inBytes === 0 && receiverStarts < RECEIVER_STARTS) {
+          console.error(
+            `[whip] session ${id.slice(0, 8)}: the receiver ended (${code ?? signal}) before any media, starting it again: ${receiver.stderrTail()}`,
+          );
+          return startReceiver();
+        }
+        console.error(`[whip] session ${id.slice(0, 8)}: the receiver ended (${code ?? signal}): ${receiver.stderrTail()}`);
+        end();
+      });
+    };
+    startReceiver();
 
     const published: Source = { choice, viewers: new Set(), keyframe: () => tracks.get("video")?.requestKeyframe() };
     this.published.set(streamKey, published);
@@ -249,11 +275,10 @@ export class WhipIngest {
       for (const track of tracks.values()) track.close();
       pc.close();
       udp.close();
-      if (ffmpeg.exitCode === null) ffmpeg.kill("SIGTERM");
+      if (receiver.child.exitCode === null) receiver.child.kill("SIGTERM");
       publisher.socket.destroy();
     };
     this.sessions.set(id, end);
-    ffmpeg.once("exit", end);
     const connectTimer = setTimeout(end, CONNECT_WITHIN_MS);
 
     for (const [kind, track] of tracks) {
@@ -508,20 +533,43 @@ function videoDescription(media: OfferedMedia, direction: "RecvOnly" | "SendOnly
 }
 
 /** ffmpeg reading the RTP (its SDP on stdin) and writing FLV on stdout: H.264 copied, else made; Opus to AAC. */
-function spawnReceiver(choice: OfferChoice, ports: { video?: number; audio?: number }): ChildProcess {
+interface Receiver {
+  child: ChildProcess;
+  /** The end of what it wrote to stderr: why it stopped. */
+  stderrTail(): string;
+}
+
+function spawnReceiver(choice: OfferChoice, ports: { video?: number; audio?: number }): Receiver {
   const h264 = /^h264$/i.test(choice.video?.codec ?? "");
   const args = [
-    // Fatal only: until the first keyframe, probing reports every frame it cannot decode yet.
-    ["-hide_banner", "-loglevel", "fatal", "-nostdin"],
-    ["-protocol_whitelist", "pipe,udp,rtp", "-analyzeduration", "2000000", "-f", "sdp", "-i", "pipe:0"],
+    // Errors (until the first keyframe, probing reports each frame it cannot decode yet: only the tail is kept).
+    ["-hide_banner", "-loglevel", "error", "-nostdin"],
+    // -listen_timeout: ffmpeg gives up on RTP that has not come within 10 s by default, sooner than
+    // a loaded machine may connect (CONNECT_WITHIN_MS): the session was ended with nothing live.
+    // -buffer_size: a 720p keyframe comes in a burst of a hundred packets; a busy ffmpeg reads late.
+    [
+      "-protocol_whitelist",
+      "pipe,udp,rtp",
+      "-analyzeduration",
+      "2000000",
+      "-listen_timeout",
+      String(RECEIVER_WAITS_S),
+      "-buffer_size",
+      String(4 * 1024 * 1024),
+    ],
+    ["-f", "sdp", "-i", "pipe:0"],
     h264 ? ["-c:v", "copy"] : ["-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-pix_fmt", "yuv420p"],
     choice.audio ? ["-c:a", "aac", "-b:a", "128k", "-ar", "48000"] : [],
     ["-f", "flv", "-flvflags", "no_duration_filesize", "pipe:1"],
   ].flat();
-  const ffmpeg = spawnTied(config().FFMPEG_PATH, args, { stdio: ["pipe", "pipe", "inherit"] }, "SIGKILL");
+  const ffmpeg = spawnTied(config().FFMPEG_PATH, args, { stdio: ["pipe", "pipe", "pipe"] }, "SIGKILL");
   ffmpeg.stdin!.end(ffmpegSdp(choice, ports));
   ffmpeg.stdin!.on("error", () => {});
-  return ffmpeg;
+  let tail = "";
+  ffmpeg.stderr!.on("data", (chunk: Buffer) => {
+    tail = (tail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+  });
+  return { child: ffmpeg, stderrTail: () => tail.trim().split("\n").slice(-3).join(" / ") };
 }
 
 /** The largest offer taken: a browser's is a few KB. */

@@ -17,5 +17,6 @@ export async function scenarioInNamespace(script: string): Promise<{ seen: any; 
   await new Promise((resolve) => child.once("exit", resolve));
   const line = out.split("\n").find((l) => l.startsWith("RESULT "));
   if (!line) throw new Error(`the scenario ${script} reported nothing:\n${out.slice(-3000)}`);
-  return { seen: JSON.parse(line.slice("RESULT ".length)), out: out.slice(-3000) };
+  // What it printed besides its result (the apps' errors): the result alone would fill a short tail.
+  return { seen: JSON.parse(line.slice("RESULT ".length)), out: out.replace(line, "").slice(-6000) };
 }

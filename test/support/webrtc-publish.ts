@@ -155,7 +155,22 @@ async function main() {
     const vp8Page = await browser.newPage();
     await vp8Page.goto(`${app.url}/api/health`);
     seen.vp8Publish = await publishFromPage(vp8Page, vp8.streamKey, "video/VP8", false);
-    await until("the VP8 publish live", async () => (await api.get(`stream/${vp8.id}`)).body.isActive === true, MEDIA_WITHIN_MS);
+    await until("the VP8 publish live", async () => (await api.get(`stream/${vp8.id}`)).body.isActive === true, MEDIA_WITHIN_MS).catch(async (err) => {
+      // What the publisher's side saw: connected or not, frames and keyframes sent, keyframes asked.
+      seen.vp8Sending = await vp8Page.evaluate(async () => {
+        const pc = (window as unknown as { pc: RTCPeerConnection }).pc;
+        const video = [...(await pc.getStats()).values()].find((s) => s.type === "outbound-rtp" && s.kind === "video");
+        return {
+          state: pc.connectionState,
+          ice: pc.iceConnectionState,
+          frames: video?.framesEncoded,
+          keyFrames: video?.keyFramesEncoded,
+          pli: video?.pliCount,
+          packets: video?.packetsSent,
+        };
+      });
+      throw err;
+    });
     const vp8Hls = ((await api.get(`playback/${vp8.playbackId}`)).body.meta.source as { hrn: string; url: string }[]).find((s) => s.hrn === "HLS (TS)")!.url;
     seen.vp8Segment = await probeFirstSegment(vp8Hls, path.join(dataDir, "vp8.ts"));
     seen.vp8Whep = await watchOverWhep(browser, app.url, vp8.playbackId);
