@@ -51,7 +51,7 @@ async function main() {
       process.exit(1);
     }, SHUTDOWN_WITHIN_MS).unref();
     // Children first, while this server and Next still answer: the media node reports its broadcasts' end and leaves the registry.
-    // (One still starting when the signal came ends by itself once this process is gone: serveLauncher.)
+    // (One still starting when the signal came ends once this process is gone: exitWithLauncherWhileStarting.)
     await Promise.all(children.map((c) => c.stop()));
     step = "stopping Next.js";
     await next?.stop();
@@ -97,9 +97,9 @@ async function main() {
   process.env.APP_URL ??= `http://${cfg.HOST === "0.0.0.0" ? "127.0.0.1" : cfg.HOST}:${front.port}`;
   reloadConfig();
 
-  // The job workers, the media node and Next.js start side by side, each a process of its own (one
-  // after another, they took 16 s of a loaded machine). Next.js goes behind the front once they are
-  // all ready: before any request can emit, the driver records which events start which functions.
+  // The job workers, the media node and Next.js start side by side, each a process of its own (each
+  // used to wait for the one before). Next.js goes behind the front once they are all ready: before
+  // any request can emit, the driver records which events start which functions.
   const starting: Promise<unknown>[] = [];
   const supervised = (opts: Parameters<typeof superviseChild>[0]) => {
     const started = superviseChild(opts).then((child) => children.push(child));
@@ -128,7 +128,7 @@ async function main() {
   // Every instance watches the media nodes; a lost node's sessions end once, whichever sees it first.
   stopNodeWatch = startNodeWatch();
 
-  // (A child still starting when a stop signal comes ends by itself once this process is gone: serveLauncher.)
+  // (A child still starting when a stop signal comes ends once this process is gone: exitWithLauncherWhileStarting.)
   const [nextChild] = await Promise.all([startNextChild(), ...starting]);
   next = nextChild;
   if (stopping) return;

@@ -134,7 +134,9 @@ async function databaseTier(files: string[], base: NodeJS.ProcessEnv, outDir: st
   // The suite's database (DATABASE_URL: setupDatabase's, or the served app's) and data folder;
   // private addresses allowed, as for the app under test (these tests serve fakes on loopback).
   const env: NodeJS.ProcessEnv = { ...base, NODE_ENV: "test", ALLOW_PRIVATE_URLS: "true" };
-  const results = await runPool({ files, concurrency: 1, env, outDir, namePattern });
+  // Two at once: they mostly wait (servers started and killed, leases, timers), and one at a time
+  // they ended 20 s after the build, holding back the app's start.
+  const results = await runPool({ files, concurrency: 2, env, outDir, namePattern });
   return { passed: sum(results, "passed"), failed: sum(results, "failed"), failures: results.flatMap((r) => r.failures) };
 }
 
