@@ -251,6 +251,9 @@ export class Broadcast {
         updatedAt: now,
       };
       this.lastBytes = bytes;
+      // A readiness that failed (a probe, the app's answer) is tried again here too, not only
+      // when the next playlist is stored: segments can be many seconds apart.
+      if (!this.ready && this.ladder.live) void this.becomeReady();
     }
     try {
       // Totals: a beat that failed (or arrives late) is made good by the next one, or by the end.

@@ -98,7 +98,10 @@ export async function startMediaNode(opts: MediaNodeOptions) {
       console.error("[media] publish check failed:", (err as Error).message);
       return cut();
     }
-    if ("refused" in grant) return cut();
+    if ("refused" in grant) {
+      console.error(`[media] publish refused: ${grant.refused}`);
+      return cut();
+    }
     if (session.socket.destroyed) {
       feed.close();
       await app.event({ kind: "ended", sessionId: grant.sessionId, epoch: grant.epoch }).catch(() => undefined);

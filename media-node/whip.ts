@@ -236,12 +236,12 @@ export class WhipIngest {
     const port = await rtpPorts();
     const ports = { video: port, audio: choice.audio ? port + 2 : undefined };
     const udp = dgram.createSocket("udp4");
-    const publisher = new WhipPublisher(streamKey, () => end());
+    const publisher = new WhipPublisher(streamKey, () => end("its broadcast ended"));
     let receiver: Receiver;
     let receiverStarts = 0;
     const startReceiver = () => {
       receiverStarts++;
-      receiver = spawnReceiver(choice, ports);
+      receiver = spawnReceiver(choice, ports, this.opts.keyframeEveryS);
       receiver.child.stdout!.on("data", (chunk: Buffer) => publisher.data(chunk));
       receiver.child.once("exit", (code, signal) => {
         if (ended) return;
@@ -254,8 +254,7 @@ export class WhipIngest {
           );
           return startReceiver();
         }
-        console.error(`[whip] session ${id.slice(0, 8)}: the receiver ended (${code ?? signal}): ${receiver.stderrTail()}`);
-        end();
+        end(`the receiver ended (${code ?? signal}): ${receiver.stderrTail()}`);
       });
     };
     startReceiver();
@@ -264,9 +263,11 @@ export class WhipIngest {
     this.published.set(streamKey, published);
     let keyframes: NodeJS.Timeout | undefined;
     let ended = false;
-    const end = () => {
+    /** Ends the session; why, when not asked to (the publisher's DELETE, the node stopping), is logged. */
+    const end = (why?: string) => {
       if (ended) return;
       ended = true;
+      if (why) console.error(`[whip] session ${id.slice(0, 8)} ended: ${why}`);
       this.sessions.delete(id);
       if (this.published.get(streamKey) === published) this.published.delete(streamKey);
       for (const viewer of published.viewers) viewer.end();
@@ -278,8 +279,8 @@ export class WhipIngest {
       if (receiver.child.exitCode === null) receiver.child.kill("SIGTERM");
       publisher.socket.destroy();
     };
-    this.sessions.set(id, end);
-    const connectTimer = setTimeout(end, CONNECT_WITHIN_MS);
+    this.sessions.set(id, () => end());
+    const connectTimer = setTimeout(() => end(`not connected within ${CONNECT_WITHIN_MS / 1000} s (${pc.state()})`), CONNECT_WITHIN_MS);
 
     for (const [kind, track] of tracks) {
       const media = choice[kind]!;
@@ -321,10 +322,10 @@ export class WhipIngest {
       }
     }
     pc.onStateChange((state) => {
-      if (state === "failed" || state === "closed" || state === "disconnected") end();
+      if (state === "failed" || state === "closed" || state === "disconnected") end(`the connection ${state}`);
     });
 
-    return { id, answer: withPublicAddresses(await answerOf(pc, offerSdp, end), this.opts.publicAddresses ?? []) };
+    return { id, answer: withPublicAddresses(await answerOf(pc, offerSdp, () => end("no answer made")), this.opts.publicAddresses ?? []) };
   }
 
   /**
@@ -539,7 +540,7 @@ interface Receiver {
   stderrTail(): string;
 }
 
-function spawnReceiver(choice: OfferChoice, ports: { video?: number; audio?: number }): Receiver {
+function spawnReceiver(choice: OfferChoice, ports: { video?: number; audio?: number }, keyframeEveryS: number): Receiver {
   const h264 = /^h264$/i.test(choice.video?.codec ?? "");
   const args = [
     // Errors (until the first keyframe, probing reports each frame it cannot decode yet: only the tail is kept).
@@ -558,7 +559,23 @@ function spawnReceiver(choice: OfferChoice, ports: { video?: number; audio?: num
       String(4 * 1024 * 1024),
     ],
     ["-f", "sdp", "-i", "pipe:0"],
-    h264 ? ["-c:v", "copy"] : ["-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-pix_fmt", "yuv420p"],
+    // Made H.264: a keyframe where each HLS segment should start. x264's own (every 250 frames:
+    // 8 s at 30 fps, 25 s from a browser down to 10 fps on a busy machine) made segments that
+    // long, and the stream went live only once the first of them was complete.
+    h264
+      ? ["-c:v", "copy"]
+      : [
+          "-c:v",
+          "libx264",
+          "-preset",
+          "veryfast",
+          "-tune",
+          "zerolatency",
+          "-pix_fmt",
+          "yuv420p",
+          "-force_key_frames",
+          `expr:gte(t,n_forced*${keyframeEveryS})`,
+        ],
     choice.audio ? ["-c:a", "aac", "-b:a", "128k", "-ar", "48000"] : [],
     ["-f", "flv", "-flvflags", "no_duration_filesize", "pipe:1"],
   ].flat();

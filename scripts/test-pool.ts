@@ -101,7 +101,10 @@ function runFile(file: string, opts: PoolOptions): Promise<FileResult> {
       ).map((f) => `${file} ${f}`);
       const mark = failed ? "✖" : "✔";
       const output = fs.existsSync(spec) ? fs.readFileSync(spec, "utf8") : "";
-      process.stdout.write(`\n── ${mark} ${file} (${(ms / 1000).toFixed(1)} s)\n${output}${failed && stderr ? `\n${stderr}` : ""}`);
+      // When it started, in seconds since `npm test` did: where each file sat in the run's timeline.
+      process.stdout.write(
+        `\n── ${mark} ${file} (${(ms / 1000).toFixed(1)} s, from ${(started / 1000).toFixed(0)} s)\n${output}${failed && stderr ? `\n${stderr}` : ""}`,
+      );
       resolve({ file, ms, passed: counts.passed, failed, failures });
     });
   });

@@ -9,7 +9,8 @@ import { scenarioInNamespace } from "./support/in-namespace";
 describe("WebRTC ingest (WHIP)", () => {
   test("a browser publishes over WHIP: the stream goes live, plays as HLS and over WHEP, stops with a DELETE of the session; the same from the stream page", async () => {
     const { seen, out } = await scenarioInNamespace("test/support/webrtc-publish.ts");
-    assert.equal(seen.error, undefined, `${seen.error}\n${out.slice(-3000)}`);
+    // On failure: what the scenario had seen so far (its diagnostics among it), then what the apps printed.
+    assert.equal(seen.error, undefined, `${seen.error}\nseen: ${JSON.stringify(seen).slice(0, 3000)}\n${out.slice(-3000)}`);
     assert.equal(seen.publish.status, 201, JSON.stringify(seen.publish));
     assert.match(seen.publish.location, /^\/webrtc\/session\/[\w-]+\.[0-9a-f]{32}$/);
     const video = seen.segment.find((s: { type: string }) => s.type === "video");
