@@ -31,7 +31,7 @@ import { nodeTestArgs, runPool, tapCounts, type FileResult, type PoolOptions } f
  *                                `npm test -- <word>` in another shell then runs against it at once
  * The browser tier runs in two halves of equal time side by side
  * (browserTier; BROWSER_WORKERS makes it one run of that many workers). Integration files run one
- * or two at a time beside it and two or three once it is done (integrationConcurrency;
+ * or two at a time beside it and three to five once it is done (integrationConcurrency;
  * TEST_CONCURRENCY fixes the number); a file with the line
  * `// npm test: alone` runs by itself at the end.
  */
@@ -149,12 +149,12 @@ const ALONE = /^\/\/ npm test: alone\b/m;
 const runsAlone = (file: string) => ALONE.test(fs.readFileSync(path.join(root, file), "utf8"));
 
 /**
- * Integration files at once: one while the browser tier runs beside them, two once it is done
+ * Integration files at once: one while the browser tier runs beside them, three once it is done
  * (one file alone leaves a core idle much of the time: API calls, waits on leases and real-time
- * media), and one more each time that, since anything last started, the machine has stood at
+ * media; at two, the files left after the browser tier left 20-50% of the machine idle for three
+ * minutes), and one more each time that, since anything last started, the machine has stood at
  * least IDLE_FOR_ONE_MORE idle for IDLE_WINDOW_S: up to one more beside the browser tier, two
- * after it (the files left then are the short API ones, which left a fifth of the machine idle
- * at three at once). So a fast machine fills itself and a slow one is not overloaded.
+ * after it. So a fast machine fills itself and a slow one is not overloaded.
  * TEST_CONCURRENCY fixes the number.
  */
 function integrationConcurrency(browserDone: () => boolean, idle: IdleMeter): Pick<PoolOptions, "concurrency" | "onStart"> {
@@ -163,7 +163,7 @@ function integrationConcurrency(browserDone: () => boolean, idle: IdleMeter): Pi
   let most = 0;
   return {
     concurrency: (running) => {
-      const base = browserDone() ? 2 : 1;
+      const base = browserDone() ? 3 : 1;
       if (!idle.idle()) return base;
       const allowed = Math.min(Math.max(running + 1, base), base + (browserDone() ? 2 : 1));
       if (allowed > Math.max(most, base)) {
