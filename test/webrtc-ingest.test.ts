@@ -42,6 +42,8 @@ describe("WebRTC ingest (WHIP)", () => {
       [["video", "h264"]],
       `video alone (no microphone) goes live too, made H.264 for HLS: ${JSON.stringify(seen.vp8Segment)}`,
     );
+    // Made H.264 with a keyframe every segment (2 s): x264's own spacing (250 frames) made 8-25 s segments.
+    assert.ok(seen.vp8SegmentS > 0 && seen.vp8SegmentS < 4.5, `its segments as long as any stream's: the first is ${seen.vp8SegmentS} s`);
     assert.equal(seen.vp8Whep.framed, true, `and plays over WHEP (its VP8 forwarded; the viewer's audio answered, silent): ${JSON.stringify(seen.vp8Whep)}`);
     assert.match(seen.rtmpWebrtcSource?.url ?? "", /\/webrtc\/[a-z0-9]+$/, "an RTMP publish is listed for WebRTC too");
     for (const whep of [seen.rtmpWhep, seen.rtmpWhepAgain]) {
@@ -82,8 +84,8 @@ describe("WebRTC ingest (WHIP)", () => {
     console.log(
       `live ${seen.liveAfterMs} ms and playable ${seen.playableAfterMs} ms after the offer; the browser sends ${JSON.stringify(seen.sending)}; ` +
         `(720p ${seen.rampedAfterMs} ms after the HLS checks); a WHEP viewer's first frame ${seen.whep.firstFrameMs} ms after its offer (${seen.whep.width} wide); ` +
-        `of a VP8 publish ${seen.vp8Whep.firstFrameMs} ms; of an RTMP publish without B-frames (copied) ${seen.copiedWhep.firstFrameMs} ms; with, ${seen.rtmpWhep.firstFrameMs} ms (the rendition starting) and ${seen.rtmpWhepAgain.firstFrameMs} ms (running); ` +
-        `the player: ${JSON.stringify(seen.player)}; Livepeer's clients: ${JSON.stringify(seen.livepeer)}`,
+        `of a VP8 publish ${seen.vp8Whep.firstFrameMs} ms (its first segment ${seen.vp8SegmentS} s); of an RTMP publish without B-frames (copied) ${seen.copiedWhep.firstFrameMs} ms; with, ${seen.rtmpWhep.firstFrameMs} ms (the rendition starting) and ${seen.rtmpWhepAgain.firstFrameMs} ms (running); ` +
+        `the player: ${JSON.stringify(seen.player)}; Livepeer's clients: ${JSON.stringify(seen.livepeer)}; each part done at (s): ${JSON.stringify(seen.phases)}`,
     );
   });
 

@@ -43,7 +43,12 @@ async function main() {
     STUN_PORT: "3478",
   };
   delete env.DATABASE_URL; // the embedded one, in this namespace
+  const begun = Date.now();
   const app = await startAppProcess(env);
+  /** When each part of the scenario was done, in seconds from its start: where a slow run's time went. */
+  const phases: Record<string, number> = {};
+  const done = (part: string) => void (phases[part] = Math.round((Date.now() - begun) / 100) / 10);
+  done("app up");
   /** The media node's /metrics, read now: a sample's value by its name and labels. */
   const nodeMetrics = async () => {
     const auth: Record<string, string> = env.METRICS_TOKEN ? { authorization: `Bearer ${env.METRICS_TOKEN}` } : {};
@@ -71,12 +76,13 @@ async function main() {
     seen.publish = await publishFromPage(page, stream.streamKey);
     await until("the stream live", async () => (await api.get(`stream/${stream.id}`)).body.isActive === true, MEDIA_WITHIN_MS);
     seen.liveAfterMs = Date.now() - started;
+    done("live");
 
     // Its HLS, as a player gets it.
     const sources = (await api.get(`playback/${stream.playbackId}`)).body.meta.source as { hrn: string; type: string; url: string }[];
     const hls = sources.find((s) => s.hrn === "HLS (TS)")!.url;
     seen.webrtcSource = sources.find((s) => s.hrn === "WebRTC (H264)");
-    seen.segment = await probeFirstSegment(hls, path.join(dataDir, "segment.ts"));
+    seen.segment = (await probeFirstSegment(hls, path.join(dataDir, "segment.ts"))).streams;
     seen.playableAfterMs = Date.now() - started;
     // What the browser sends once the node's bitrate requests (REMB) let it reach 720p (15 s at most).
     const sending = () =>
@@ -115,6 +121,7 @@ async function main() {
     seen.deleteStatus = (await fetch(new URL(location, app.url), { method: "DELETE" })).status;
     await until("the stream idle", async () => (await api.get(`stream/${stream.id}`)).body.isActive === false, MEDIA_WITHIN_MS);
     seen.ended = true;
+    done("idle");
     // As for RTMP: the webhooks, and the recording as an asset.
     await until("stream.idle delivered", async () => events.received.some((r) => r.json.event === "stream.idle"), MEDIA_WITHIN_MS);
     seen.events = events.received.map((r) => r.json.event);
@@ -130,6 +137,7 @@ async function main() {
       500,
     );
     delete seen.assets;
+    done("recording ready");
 
     // The creator goes live from the dashboard's stream page, and stops there.
     const other = (await api.post("stream", { name: "from the dashboard" })).body;
@@ -148,6 +156,7 @@ async function main() {
     await card.getByRole("button", { name: "Stop broadcast" }).click();
     await until("the dashboard's stream idle", async () => (await api.get(`stream/${other.id}`)).body.isActive === false, MEDIA_WITHIN_MS);
     seen.dashboardEnded = await card.getByRole("button", { name: "Turn on camera" }).isVisible();
+    done("dashboard");
 
     // A publisher offering VP8 alone (Firefox without OpenH264), and video without sound (no microphone):
     // made H.264 for HLS; a WHEP viewer gets its VP8 as it comes.
@@ -172,10 +181,13 @@ async function main() {
       throw err;
     });
     const vp8Hls = ((await api.get(`playback/${vp8.playbackId}`)).body.meta.source as { hrn: string; url: string }[]).find((s) => s.hrn === "HLS (TS)")!.url;
-    seen.vp8Segment = await probeFirstSegment(vp8Hls, path.join(dataDir, "vp8.ts"));
+    const vp8First = await probeFirstSegment(vp8Hls, path.join(dataDir, "vp8.ts"));
+    seen.vp8Segment = vp8First.streams;
+    seen.vp8SegmentS = vp8First.seconds;
     seen.vp8Whep = await watchOverWhep(browser, app.url, vp8.playbackId);
     await fetch(new URL((seen.vp8Publish as { location: string }).location, app.url), { method: "DELETE" });
     await vp8Page.close();
+    done("vp8");
 
     // An RTMP publish with B-frames (x264's default) and AAC, watched over WHEP: a rendition made for WebRTC.
     const rtmp = (await api.post("stream", { name: "rtmp, watched over webrtc" })).body;
@@ -225,6 +237,7 @@ async function main() {
         if (process.env.SCREENSHOT_DIR) await player.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, `player-${mode}.png`) });
       }
       await player.close();
+      done("rtmp over webrtc");
     } finally {
       encoder.kill("SIGKILL");
     }
@@ -244,24 +257,28 @@ async function main() {
       await until("the stream without B-frames listed for WebRTC", listed, 60_000);
       seen.copiedWhep = await watchOverWhep(browser, app.url, plain.playbackId);
       seen.copiedMetrics = { copied: (await nodeMetrics())('castline_webrtc_renditions{video="copied"}') };
+      done("copied");
     } finally {
       plainEncoder.kill("SIGKILL");
     }
 
     // Livepeer's own clients (@livepeer/core-web, behind @livepeer/react's Broadcast and Player), unchanged, on another origin.
     seen.livepeer = await livepeerClients(browser, app.url, api);
+    done("livepeer");
   } catch (err) {
     seen.error = err instanceof Error ? err.message : String(err);
   } finally {
     await receiver?.close();
     await browser.close();
     await app.stop().catch(() => undefined);
+    done("stopped");
+    seen.phases = phases;
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   console.log(`RESULT ${JSON.stringify(seen)}`);
 }
 
-/** The streams of the first segment a live HLS master's first variant lists, once it lists one (ffprobe). */
+/** The streams and the length of the first segment a live HLS master's first variant lists, once it lists one (ffprobe). */
 async function probeFirstSegment(master: string, file: string) {
   const segment = await until(
     "a segment listed",
@@ -277,7 +294,11 @@ async function probeFirstSegment(master: string, file: string) {
     MEDIA_WITHIN_MS,
   );
   fs.writeFileSync(file, Buffer.from(await (await fetch(segment)).arrayBuffer()));
-  return (await ffprobe(file)).streams.map((s) => ({ type: s.codec_type, codec: s.codec_name, width: s.width, height: s.height }));
+  const info = await ffprobe(file);
+  return {
+    streams: info.streams.map((s) => ({ type: s.codec_type, codec: s.codec_name, width: s.width, height: s.height })),
+    seconds: Number(info.format.duration),
+  };
 }
 
 /**
