@@ -59,7 +59,10 @@ export function tapCounts(file: string) {
     const error = from < 0 ? [] : block.slice(from, from + 8).map((l) => `    ${l.trim()}`);
     failures.push([line.trim().replace(/^not ok \d+ - /, ""), ...error].join("\n"));
   });
-  return { passed, failed, failures };
+  // The root plan (`1..N`, unindented) is the reporter's last line: without it the report was
+  // cut short, and verdicts may be missing (a passed one or a failed one alike).
+  const complete = lines.some((line) => /^1\.\.\d+$/.test(line));
+  return { passed, failed, failures, complete };
 }
 
 export const nodeTestArgs = (tap: string, spec: string, files: string[], namePattern?: string) => [
@@ -76,7 +79,12 @@ export const nodeTestArgs = (tap: string, spec: string, files: string[], namePat
   ...files,
 ];
 
-function runFile(file: string, opts: PoolOptions): Promise<FileResult> {
+/**
+ * node's --test-force-exit can end a file before its reporters have written its last verdicts
+ * (nodejs/node#54327, #64833: the file then exits 0 whatever they were): a file whose report
+ * was cut short runs once more, and that run's verdicts count.
+ */
+function runFile(file: string, opts: PoolOptions, attempt = 1): Promise<FileResult> {
   const base = path.join(opts.outDir, file.replace(/[\\/]/g, "_"));
   const tap = `${base}.tap`;
   const spec = `${base}.out`;
@@ -94,6 +102,10 @@ function runFile(file: string, opts: PoolOptions): Promise<FileResult> {
       clearTimeout(limit);
       const ms = performance.now() - started;
       const counts = tapCounts(tap);
+      if (code === 0 && !counts.complete && attempt === 1) {
+        process.stdout.write(`\n── ${file}: its report was cut short (${counts.passed} verdicts read): running it again\n`);
+        return resolve(runFile(file, opts, attempt + 1));
+      }
       // A file that died before reporting (a syntax error, a crash) still counts as failed.
       const failed = counts.failed || (code !== 0 ? 1 : 0);
       const failures = (
