@@ -108,7 +108,7 @@ export class Broadcast {
         if (variant === 0) await this.sourceSegmentStored(s);
         this.counted(variant, s.duration);
       },
-      playlistStored: () => !this.ready && this.ladder.live && void this.becomeReady(),
+      playlistStored: () => this.readyIfLive(),
       segmentWritten: (seconds) => ctx.observe?.segmentStored("live", seconds),
       restarted: () => ctx.observe?.ffmpegRestarted("transcoder"),
       dropped: (count) => ctx.observe?.renditionsDropped(count),
@@ -203,6 +203,11 @@ export class Broadcast {
     }
   }
 
+  /** Once the ladder can go live (every variant stored, or the source long enough), the stream is made ready, once. */
+  private readyIfLive() {
+    if (!this.ready && this.ladder.live) void this.becomeReady();
+  }
+
   private async becomeReady() {
     this.ready = true;
     try {
@@ -253,7 +258,7 @@ export class Broadcast {
       this.lastBytes = bytes;
       // A readiness that failed (a probe, the app's answer) is tried again here too, not only
       // when the next playlist is stored: segments can be many seconds apart.
-      if (!this.ready && this.ladder.live) void this.becomeReady();
+      this.readyIfLive();
     }
     try {
       // Totals: a beat that failed (or arrives late) is made good by the next one, or by the end.
